@@ -1,0 +1,38 @@
+package io.zmtp.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+
+import java.util.List;
+
+/**
+ * Builds a {@link ZmtpMessage} whose frames are retained slices of the read buffer (no payload copy).
+ */
+public final class DefaultZmtpMessageDecoder implements ZmtpMessageDecoder {
+    private ZmtpMessage message;
+
+    @Override
+    public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
+        ByteBuf frame = in.readRetainedSlice(length);
+        if (message == null) {
+            if (!more) {
+                out.add(ZmtpMessage.wrap(frame));
+                return;
+            }
+            message = ZmtpMessage.create();
+        }
+        message.add(frame);
+        if (!more) {
+            out.add(message);
+            message = null;
+        }
+    }
+
+    @Override
+    public void discard() {
+        if (message != null) {
+            message.release();
+            message = null;
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package io.zmtp.codec;
+
+import io.zmtp.codec.mechanism.NullMechanism;
+import io.zmtp.codec.mechanism.ZmtpMechanismFactory;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Everything a {@link ZmtpHandler} needs to know about its side of a connection. Immutable and shareable by any
+ * number of connections; build one with {@link #builder(ZmtpSocketType)}.
+ */
+public final class ZmtpConfig {
+    private final ZmtpSocketType socketType;
+    private final byte[] identity;
+    private final ZmtpMetadata properties;
+    private final ZmtpMechanismFactory mechanism;
+    private final long maxMessageSize;
+    private final long handshakeTimeoutMillis;
+    private final long heartbeatIntervalMillis;
+    private final long heartbeatTtlMillis;
+    private final long heartbeatTimeoutMillis;
+    private final Supplier<? extends ZmtpMessageDecoder> messageDecoder;
+    private final ZmtpMessageEncoder<?> messageEncoder;
+    private final Set<ZmtpVersion> acceptedVersions;
+    private final ZmtpMetadata localMetadata;
+
+    private ZmtpConfig(Builder b) {
+        this.socketType = b.socketType;
+        this.identity = b.identity.clone();
+        this.properties = b.properties;
+        this.mechanism = b.mechanism;
+        this.maxMessageSize = b.maxMessageSize;
+        this.handshakeTimeoutMillis = b.handshakeTimeoutMillis;
+        this.heartbeatIntervalMillis = b.heartbeatIntervalMillis;
+        this.heartbeatTtlMillis = b.heartbeatTtlMillis;
+        this.heartbeatTimeoutMillis = b.heartbeatTimeoutMillis < 0 ? b.heartbeatIntervalMillis
+                : b.heartbeatTimeoutMillis;
+        this.messageDecoder = b.messageDecoder;
+        this.messageEncoder = b.messageEncoder;
+        this.acceptedVersions = Collections.unmodifiableSet(EnumSet.copyOf(b.acceptedVersions));
+        ZmtpMetadata.Builder md = ZmtpMetadata.builder().socketType(socketType);
+        if (socketType.announcesIdentity()) {
+            md.identity(identity);
+        }
+        this.localMetadata = md.putAll(properties).build();
+    }
+
+    public static Builder builder(ZmtpSocketType socketType) {
+        return new Builder(socketType);
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder(socketType);
+        b.identity = identity;
+        b.properties = properties;
+        b.mechanism = mechanism;
+        b.maxMessageSize = maxMessageSize;
+        b.handshakeTimeoutMillis = handshakeTimeoutMillis;
+        b.heartbeatIntervalMillis = heartbeatIntervalMillis;
+        b.heartbeatTtlMillis = heartbeatTtlMillis;
+        b.heartbeatTimeoutMillis = heartbeatTimeoutMillis;
+        b.messageDecoder = messageDecoder;
+        b.messageEncoder = messageEncoder;
+        b.acceptedVersions = EnumSet.copyOf(acceptedVersions);
+        return b;
+    }
+
+    public ZmtpSocketType socketType() {
+        return socketType;
+    }
+
+    public byte[] identity() {
+        return identity.clone();
+    }
+
+    int identityLength() {
+        return identity.length;
+    }
+
+    /** The metadata this side announces: Socket-Type, Identity where the type announces one, then user properties. */
+    public ZmtpMetadata localMetadata() {
+        return localMetadata;
+    }
+
+    public ZmtpMechanismFactory mechanism() {
+        return mechanism;
+    }
+
+    public long maxMessageSize() {
+        return maxMessageSize;
+    }
+
+    public long handshakeTimeoutMillis() {
+        return handshakeTimeoutMillis;
+    }
+
+    public long heartbeatIntervalMillis() {
+        return heartbeatIntervalMillis;
+    }
+
+    public long heartbeatTtlMillis() {
+        return heartbeatTtlMillis;
+    }
+
+    public long heartbeatTimeoutMillis() {
+        return heartbeatTimeoutMillis;
+    }
+
+    public ZmtpMessageDecoder newMessageDecoder() {
+        return messageDecoder.get();
+    }
+
+    public ZmtpMessageEncoder<?> messageEncoder() {
+        return messageEncoder;
+    }
+
+    public Set<ZmtpVersion> acceptedVersions() {
+        return acceptedVersions;
+    }
+
+    public static final class Builder {
+        private final ZmtpSocketType socketType;
+        private byte[] identity = new byte[0];
+        private ZmtpMetadata properties = ZmtpMetadata.EMPTY;
+        private ZmtpMechanismFactory mechanism = NullMechanism.factory();
+        private long maxMessageSize = ZmtpConstants.DEFAULT_MAX_MESSAGE_SIZE;
+        private long handshakeTimeoutMillis = ZmtpConstants.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS;
+        private long heartbeatIntervalMillis;
+        private long heartbeatTtlMillis;
+        private long heartbeatTimeoutMillis = -1;
+        private Supplier<? extends ZmtpMessageDecoder> messageDecoder = DefaultZmtpMessageDecoder::new;
+        private ZmtpMessageEncoder<?> messageEncoder;
+        private Set<ZmtpVersion> acceptedVersions = EnumSet.allOf(ZmtpVersion.class);
+
+        private Builder(ZmtpSocketType socketType) {
+            this.socketType = Objects.requireNonNull(socketType, "socketType");
+        }
+
+        /** The identity (routing id) to announce: 0 to 255 bytes. */
+        public Builder identity(byte[] identity) {
+            Objects.requireNonNull(identity, "identity");
+            if (identity.length > 255) {
+                throw new IllegalArgumentException("identity length: " + identity.length + " (expected: <= 255)");
+            }
+            this.identity = identity.clone();
+            return this;
+        }
+
+        /** Extra properties for READY (libzmq's ZMQ_METADATA); names starting "X-" are the application's. */
+        public Builder properties(ZmtpMetadata properties) {
+            this.properties = Objects.requireNonNull(properties, "properties");
+            return this;
+        }
+
+        public Builder mechanism(ZmtpMechanismFactory mechanism) {
+            this.mechanism = Objects.requireNonNull(mechanism, "mechanism");
+            return this;
+        }
+
+        /** Largest message (all frames together) accepted from the peer; larger closes the connection. */
+        public Builder maxMessageSize(long maxMessageSize) {
+            if (maxMessageSize <= 0 || maxMessageSize > Integer.MAX_VALUE - 16) {
+                throw new IllegalArgumentException("maxMessageSize: " + maxMessageSize + " (expected: 1.."
+                        + (Integer.MAX_VALUE - 16) + ")");
+            }
+            this.maxMessageSize = maxMessageSize;
+            return this;
+        }
+
+        /** How long the greeting and security handshake may take; 0 for no limit. */
+        public Builder handshakeTimeoutMillis(long millis) {
+            this.handshakeTimeoutMillis = checkNotNegative(millis, "handshakeTimeoutMillis");
+            return this;
+        }
+
+        /** Send a PING this often (0 = never), as ZMQ_HEARTBEAT_IVL. */
+        public Builder heartbeatIntervalMillis(long millis) {
+            this.heartbeatIntervalMillis = checkNotNegative(millis, "heartbeatIntervalMillis");
+            return this;
+        }
+
+        /** The TTL our PINGs ask the peer to apply (ZMQ_HEARTBEAT_TTL); sent in deciseconds, at most 6553.5 s. */
+        public Builder heartbeatTtlMillis(long millis) {
+            if (millis < 0 || millis > 6_553_500) {
+                throw new IllegalArgumentException("heartbeatTtlMillis: " + millis + " (expected: 0..6553500)");
+            }
+            this.heartbeatTtlMillis = millis;
+            return this;
+        }
+
+        /** Close when nothing arrives this long after a PING (ZMQ_HEARTBEAT_TIMEOUT); defaults to the interval. */
+        public Builder heartbeatTimeoutMillis(long millis) {
+            this.heartbeatTimeoutMillis = checkNotNegative(millis, "heartbeatTimeoutMillis");
+            return this;
+        }
+
+        /** How message frames are turned into objects; the default builds {@link ZmtpMessage}s. */
+        public Builder messageDecoder(Supplier<? extends ZmtpMessageDecoder> messageDecoder) {
+            this.messageDecoder = Objects.requireNonNull(messageDecoder, "messageDecoder");
+            return this;
+        }
+
+        /** An encoder for the application's own outbound objects (ZmtpMessages are always accepted too). */
+        public Builder messageEncoder(ZmtpMessageEncoder<?> messageEncoder) {
+            this.messageEncoder = messageEncoder;
+            return this;
+        }
+
+        /**
+         * The protocol versions to accept; a peer that speaks another closes with
+         * {@link ZmtpHandshakeFailureReason#VERSION_REFUSED}. All by default. With only ZMTP 3.x versions, a
+         * connection still starts with libzmq's staged greeting, which 3.x peers read as an ordinary greeting.
+         */
+        public Builder acceptedVersions(Set<ZmtpVersion> versions) {
+            if (versions.isEmpty()) {
+                throw new IllegalArgumentException("acceptedVersions: empty");
+            }
+            this.acceptedVersions = EnumSet.copyOf(versions);
+            return this;
+        }
+
+        /** Speak only {@code version} (ZMTP_30 and ZMTP_31 both mean "3.x"). */
+        public Builder onlyVersion(ZmtpVersion version) {
+            if (version.hasCommands()) {
+                return acceptedVersions(EnumSet.of(ZmtpVersion.ZMTP_30, ZmtpVersion.ZMTP_31));
+            }
+            return acceptedVersions(EnumSet.of(version));
+        }
+
+        public ZmtpConfig build() {
+            return new ZmtpConfig(this);
+        }
+
+        private static long checkNotNegative(long value, String name) {
+            if (value < 0) {
+                throw new IllegalArgumentException(name + ": " + value + " (expected: >= 0)");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package io.zmtp.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+
+import java.util.List;
+
+/**
+ * Reads frames after the handshake: message frames go to a {@link ZmtpMessageDecoder}, commands come out as
+ * {@link ZmtpCommand}s (PING/PONG for {@link ZmtpHeartbeatHandler}, SUBSCRIBE/CANCEL for publishers). Sizes are
+ * checked against the maximum message size before a frame is waited for, so a hostile size field never makes us
+ * buffer it. A protocol violation closes the connection with a logged reason and a {@link ZmtpProtocolError} event.
+ */
+public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpFrameDecoder.class);
+
+    private final ZmtpVersion version;
+    private final long maxMessageSize;
+    private final ZmtpMessageDecoder messageDecoder;
+
+    /** Bytes of the message being read so far (its earlier frames); nonzero only inside a multipart message. */
+    private long messageBytes;
+    private boolean inMessage;
+    private boolean failed;
+
+    public ZmtpFrameDecoder(ZmtpVersion version, long maxMessageSize, ZmtpMessageDecoder messageDecoder) {
+        if (maxMessageSize <= 0 || maxMessageSize > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("maxMessageSize: " + maxMessageSize + " (expected: 1.."
+                    + (Integer.MAX_VALUE - 16) + ")");
+        }
+        this.version = version;
+        this.maxMessageSize = maxMessageSize;
+        this.messageDecoder = messageDecoder;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (failed) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        try {
+            boolean progress = true;
+            while (progress && in.isReadable()) {
+                progress = version == ZmtpVersion.ZMTP_10 ? decodeFrame10(ctx, in, out) : decodeFrame(ctx, in, out);
+            }
+        } catch (RuntimeException e) {
+            fail(ctx, in, e);
+        }
+    }
+
+    /** One ZMTP 2.0/3.x frame: flags, size (1 or 8 bytes), body. Returns false when more bytes are needed. */
+    private boolean decodeFrame(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        int readable = in.readableBytes();
+        if (readable < 2) {
+            return false;
+        }
+        int r = in.readerIndex();
+        int flags = in.getUnsignedByte(r);
+        if ((flags & ZmtpConstants.FLAGS_RESERVED) != 0
+                || ((flags & ZmtpConstants.FLAG_COMMAND) != 0 && !version.hasCommands())) {
+            throw new ZmtpCodecException("invalid frame flags: 0x" + Integer.toHexString(flags) + " for " + version);
+        }
+        long size;
+        int headerLength;
+        if ((flags & ZmtpConstants.FLAG_LONG) != 0) {
+            if (readable < 9) {
+                return false;
+            }
+            size = in.getLong(r + 1);
+            headerLength = 9;
+        } else {
+            size = in.getUnsignedByte(r + 1);
+            headerLength = 2;
+        }
+        boolean more = (flags & ZmtpConstants.FLAG_MORE) != 0;
+        if ((flags & ZmtpConstants.FLAG_COMMAND) != 0) {
+            return decodeCommand(in, flags, size, headerLength, out);
+        }
+        return decodeMessageFrame(ctx, in, size, headerLength, more, out);
+    }
+
+    /** One ZMTP 1.0 frame: length (1 or 1+8 bytes, counting the flags byte), flags, body. */
+    private boolean decodeFrame10(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        int readable = in.readableBytes();
+        int r = in.readerIndex();
+        int first = in.getUnsignedByte(r);
+        long length;
+        int headerLength;
+        if (first == 0xFF) {
+            if (readable < 10) {
+                return false;
+            }
+            length = in.getLong(r + 1);
+            headerLength = 10;
+        } else {
+            if (readable < 2) {
+                return false;
+            }
+            length = first;
+            headerLength = 2;
+        }
+        if (length < 1) {
+            throw new ZmtpCodecException("ZMTP/1.0 frame length: " + length + " (expected: >= 1)");
+        }
+        int flags = in.getUnsignedByte(r + headerLength - 1);
+        // libzmq's own 1.0 greeting puts 0x7F in this byte, but only in the identity frame the handshake consumes.
+        if ((flags & ~ZmtpConstants.FLAG_MORE) != 0) {
+            throw new ZmtpCodecException("invalid ZMTP/1.0 frame flags: 0x" + Integer.toHexString(flags));
+        }
+        return decodeMessageFrame(ctx, in, length - 1, headerLength, (flags & ZmtpConstants.FLAG_MORE) != 0, out);
+    }
+
+    private boolean decodeCommand(ByteBuf in, int flags, long size, int headerLength, List<Object> out) {
+        if ((flags & ZmtpConstants.FLAG_MORE) != 0) {
+            throw new ZmtpCodecException("command frame with MORE flag");
+        }
+        if (inMessage) {
+            throw new ZmtpCodecException("command frame inside a multipart message");
+        }
+        if (size < 0 || size > maxMessageSize) {
+            throw new ZmtpMessageTooLargeException(size, maxMessageSize);
+        }
+        if (in.readableBytes() < headerLength + size) {
+            return false;
+        }
+        in.skipBytes(headerLength);
+        ZmtpCommand command = ZmtpWire.readCommand(in, (int) size);
+        if (command.is(ZmtpCommand.ERROR)) {
+            String reason = command.errorReason();
+            command.release();
+            throw new ZmtpCodecException("peer sent ERROR: " + reason);
+        }
+        out.add(command);
+        return true;
+    }
+
+    private boolean decodeMessageFrame(ChannelHandlerContext ctx, ByteBuf in, long size, int headerLength,
+                                       boolean more, List<Object> out) {
+        // size < 0 is a 64-bit length with the top bit set: larger than any maximum.
+        long total = messageBytes + size;
+        if (size < 0 || total > maxMessageSize) {
+            throw new ZmtpMessageTooLargeException(size < 0 ? Long.MAX_VALUE : total, maxMessageSize);
+        }
+        if (in.readableBytes() < headerLength + size) {
+            return false;
+        }
+        in.skipBytes(headerLength);
+        int length = (int) size;
+        int end = in.readerIndex() + length;
+        messageDecoder.decodeFrame(ctx, in, length, more, out);
+        if (in.readerIndex() != end) {
+            // A custom decoder that read too little or too much would desynchronise the stream.
+            throw new ZmtpCodecException("message decoder consumed " + (in.readerIndex() - (end - length))
+                    + " of " + length + " frame bytes");
+        }
+        inMessage = more;
+        messageBytes = more ? total : 0;
+        return true;
+    }
+
+    private void fail(ChannelHandlerContext ctx, ByteBuf in, Exception cause) {
+        failed = true;
+        in.skipBytes(in.readableBytes());
+        messageDecoder.discard();
+        logger.warn("{} closing connection to {}: {}", version, ctx.channel().remoteAddress(), cause.getMessage());
+        ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(), cause));
+        ctx.close();
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        messageDecoder.discard();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        super.channelInactive(ctx);
+        messageDecoder.discard();
+    }
+}

@@ -1,0 +1,26 @@
+package io.zmtp.codec;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Where a {@link ZmtpMessageEncoder} writes the frames of one message. The writer frames them for the connection's
+ * negotiated ZMTP version; the last frame written is the one with {@code more == false}.
+ */
+public interface ZmtpFrameWriter {
+
+    /**
+     * Writes a frame with the readable bytes of {@code content}. The caller keeps its reference: small frames are
+     * copied into the output buffer, large ones are retained and sent without a copy.
+     */
+    void writeFrame(ByteBuf content, boolean more);
+
+    /** Writes a frame with the bytes of {@code content}. */
+    void writeFrame(byte[] content, boolean more);
+
+    /**
+     * Starts a frame of exactly {@code length} bytes and returns the buffer to write them into; the caller must write
+     * all {@code length} bytes before its next call on this writer. This is how an encoder puts its own fields on
+     * the wire without an intermediate buffer.
+     */
+    ByteBuf beginFrame(int length, boolean more);
+}

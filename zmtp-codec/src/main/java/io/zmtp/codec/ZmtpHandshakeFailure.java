@@ -1,0 +1,37 @@
+package io.zmtp.codec;
+
+import java.net.SocketAddress;
+
+/**
+ * User event fired when a handshake fails; the connection is closed right after.
+ */
+public final class ZmtpHandshakeFailure {
+    private final ZmtpHandshakeException cause;
+    private final SocketAddress remoteAddress;
+
+    public ZmtpHandshakeFailure(ZmtpHandshakeException cause, SocketAddress remoteAddress) {
+        this.cause = cause;
+        this.remoteAddress = remoteAddress;
+    }
+
+    public ZmtpHandshakeFailureReason reason() {
+        return cause.reason();
+    }
+
+    public String message() {
+        return cause.getMessage();
+    }
+
+    public ZmtpHandshakeException cause() {
+        return cause;
+    }
+
+    public SocketAddress remoteAddress() {
+        return remoteAddress;
+    }
+
+    @Override
+    public String toString() {
+        return "ZmtpHandshakeFailure{" + cause.reason() + ": " + cause.getMessage() + ", " + remoteAddress + '}';
+    }
+}

@@ -1,0 +1,58 @@
+package io.zmtp.codec;
+
+import java.net.SocketAddress;
+
+/**
+ * User event fired once the greeting and security handshake are done, before the first message is delivered.
+ */
+public final class ZmtpHandshakeSuccess {
+    private final ZmtpVersion version;
+    private final String mechanism;
+    private final ZmtpMetadata peerMetadata;
+    private final SocketAddress remoteAddress;
+
+    public ZmtpHandshakeSuccess(ZmtpVersion version, String mechanism, ZmtpMetadata peerMetadata,
+                                SocketAddress remoteAddress) {
+        this.version = version;
+        this.mechanism = mechanism;
+        this.peerMetadata = peerMetadata;
+        this.remoteAddress = remoteAddress;
+    }
+
+    /** The negotiated protocol version. */
+    public ZmtpVersion version() {
+        return version;
+    }
+
+    /** The security mechanism ("NULL" for ZMTP 1.0/2.0 peers, which have none). */
+    public String mechanism() {
+        return mechanism;
+    }
+
+    /**
+     * What the peer announced. For 1.0 and 2.0 peers it is made from their greeting: Identity, and for 2.0 peers
+     * Socket-Type.
+     */
+    public ZmtpMetadata peerMetadata() {
+        return peerMetadata;
+    }
+
+    /** The peer's socket type, or {@code null} for a ZMTP 1.0 peer, which doesn't say. */
+    public ZmtpSocketType peerSocketType() {
+        return peerMetadata.socketType();
+    }
+
+    /** The peer's announced identity; empty if none. */
+    public byte[] peerIdentity() {
+        return peerMetadata.identity();
+    }
+
+    public SocketAddress remoteAddress() {
+        return remoteAddress;
+    }
+
+    @Override
+    public String toString() {
+        return "ZmtpHandshakeSuccess{" + version + ", " + mechanism + ", " + remoteAddress + ", " + peerMetadata + '}';
+    }
+}

@@ -1,0 +1,123 @@
+package io.zmtp.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * ZMTP 3.1 heartbeats, as libzmq does them: a PING every interval (a fixed timer, not reset by other traffic); after a
+ * PING, the connection closes if nothing arrives within the timeout; a PING from the peer is answered with a PONG
+ * echoing its context, and its TTL closes the connection if the peer then goes silent that long. Anything received
+ * counts as traffic. Installed by {@link ZmtpHandler}; PING and PONG never travel further down the pipeline.
+ */
+public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHeartbeatHandler.class);
+
+    private final long intervalMillis;
+    private final long timeoutMillis;
+    private final int ttlDeciseconds;
+    private final boolean sendPings;
+    private ScheduledFuture<?> pingTimer;
+    private ScheduledFuture<?> timeoutTimer;
+    private ScheduledFuture<?> ttlTimer;
+
+    public ZmtpHeartbeatHandler(ZmtpVersion version, ZmtpConfig config) {
+        this.intervalMillis = config.heartbeatIntervalMillis();
+        this.timeoutMillis = config.heartbeatTimeoutMillis();
+        this.ttlDeciseconds = (int) Math.min(0xFFFF, config.heartbeatTtlMillis() / 100);
+        this.sendPings = intervalMillis > 0 && version.hasHeartbeats();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        if (sendPings && ctx.channel().isActive()) {
+            pingTimer = ctx.executor().scheduleAtFixedRate(() -> ping(ctx), intervalMillis, intervalMillis,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void ping(ChannelHandlerContext ctx) {
+        ctx.writeAndFlush(ZmtpCommand.ping(ttlDeciseconds, new byte[0]));
+        if (timeoutTimer == null && timeoutMillis > 0) {
+            timeoutTimer = ctx.executor().schedule(() -> expire(ctx, "no traffic " + timeoutMillis
+                    + " ms after PING"), timeoutMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        cancelTrafficTimers();
+        if (msg instanceof ZmtpCommand) {
+            ZmtpCommand command = (ZmtpCommand) msg;
+            if (command.is(ZmtpCommand.PING)) {
+                try {
+                    onPing(ctx, command.content());
+                } finally {
+                    command.release();
+                }
+                return;
+            }
+            if (command.is(ZmtpCommand.PONG)) {
+                command.release();
+                return;
+            }
+        }
+        ctx.fireChannelRead(msg);
+    }
+
+    private void onPing(ChannelHandlerContext ctx, ByteBuf body) {
+        if (body.readableBytes() < 2) {
+            throw new ZmtpCodecException("PING body of " + body.readableBytes() + " bytes (expected: >= 2)");
+        }
+        int ttl = body.readUnsignedShort();
+        int contextLength = Math.min(body.readableBytes(), ZmtpConstants.MAX_PING_CONTEXT_LENGTH);
+        ctx.writeAndFlush(ZmtpCommand.pong(body.readRetainedSlice(contextLength)));
+        if (ttl > 0 && ttlTimer == null) {
+            long ttlMillis = ttl * 100L;
+            ttlTimer = ctx.executor().schedule(() -> expire(ctx, "no traffic within the peer's TTL of " + ttlMillis
+                    + " ms"), ttlMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void expire(ChannelHandlerContext ctx, String reason) {
+        logger.warn("closing connection to {}: heartbeat expired, {}", ctx.channel().remoteAddress(), reason);
+        ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(),
+                new ZmtpCodecException("heartbeat expired: " + reason)));
+        ctx.close();
+    }
+
+    private void cancelTrafficTimers() {
+        if (timeoutTimer != null) {
+            timeoutTimer.cancel(false);
+            timeoutTimer = null;
+        }
+        if (ttlTimer != null) {
+            ttlTimer.cancel(false);
+            ttlTimer = null;
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        stop();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        stop();
+    }
+
+    private void stop() {
+        cancelTrafficTimers();
+        if (pingTimer != null) {
+            pingTimer.cancel(false);
+            pingTimer = null;
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package io.zmtp.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.util.AbstractReferenceCounted;
+import io.netty.util.IllegalReferenceCountException;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A multipart ZeroMQ message: one or more frames (zero-length frames allowed), delivered and sent whole.
+ *
+ * <h2>Ownership</h2>
+ * A message owns its frames: releasing the message releases every frame. Factories that take {@code ByteBuf}s take
+ * over the caller's reference; factories that take strings or byte arrays wrap or copy them. Messages read from a
+ * connection hold slices of the read buffer (no payload copy) and must be released by whoever consumes them;
+ * messages written to a connection are released by the codec once written. {@link #frame(int)} lends a frame: it
+ * stays valid while the message is alive, and its reference count belongs to the message.
+ *
+ * <p>A message is not thread-safe; hand it from one thread to another, don't share it.
+ */
+public final class ZmtpMessage extends AbstractReferenceCounted {
+    private static final ByteBuf[] NO_FRAMES = new ByteBuf[0];
+
+    private ByteBuf[] frames;
+    private int first;
+    private int end;
+
+    private ZmtpMessage(ByteBuf[] frames, int count) {
+        this.frames = frames;
+        this.first = 0;
+        this.end = count;
+    }
+
+    /** An empty message, to be filled with {@link #add}. */
+    public static ZmtpMessage create() {
+        return new ZmtpMessage(new ByteBuf[4], 0);
+    }
+
+    /** A message of the given frames; takes over the caller's reference to each. */
+    public static ZmtpMessage wrap(ByteBuf... frames) {
+        if (frames.length == 0) {
+            throw new IllegalArgumentException("a message has at least one frame");
+        }
+        return new ZmtpMessage(frames.clone(), frames.length);
+    }
+
+    /** A message of the given frames; takes over the caller's reference to each. */
+    public static ZmtpMessage wrap(List<ByteBuf> frames) {
+        return wrap(frames.toArray(NO_FRAMES));
+    }
+
+    /** A message of UTF-8 encoded strings, one frame each. */
+    public static ZmtpMessage of(String... frames) {
+        return of(StandardCharsets.UTF_8, frames);
+    }
+
+    /** A message of strings in {@code charset}, one frame each. */
+    public static ZmtpMessage of(Charset charset, String... frames) {
+        ByteBuf[] bufs = new ByteBuf[frames.length];
+        for (int i = 0; i < frames.length; i++) {
+            bufs[i] = Unpooled.wrappedBuffer(frames[i].getBytes(charset));
+        }
+        return wrap(bufs);
+    }
+
+    /** A message of byte arrays, one frame each; the arrays are wrapped, not copied. */
+    public static ZmtpMessage ofBytes(byte[]... frames) {
+        ByteBuf[] bufs = new ByteBuf[frames.length];
+        for (int i = 0; i < frames.length; i++) {
+            bufs[i] = Unpooled.wrappedBuffer(frames[i]);
+        }
+        return wrap(bufs);
+    }
+
+    /** Number of frames. */
+    public int size() {
+        return end - first;
+    }
+
+    /** The frame at {@code index}, lent (see class doc). */
+    public ByteBuf frame(int index) {
+        checkIndex(index);
+        return frames[first + index];
+    }
+
+    /** A copy of the frame's bytes. */
+    public byte[] frameBytes(int index) {
+        return ByteBufUtil.getBytes(frame(index));
+    }
+
+    /** The frame's bytes decoded as UTF-8. */
+    public String frameString(int index) {
+        return frame(index).toString(StandardCharsets.UTF_8);
+    }
+
+    /** Total bytes in all frames. */
+    public long contentLength() {
+        long n = 0;
+        for (int i = first; i < end; i++) {
+            n += frames[i].readableBytes();
+        }
+        return n;
+    }
+
+    /** Appends a frame, taking over the caller's reference. */
+    public ZmtpMessage add(ByteBuf frame) {
+        ensureAccessible();
+        if (end == frames.length) {
+            frames = Arrays.copyOf(frames, Math.max(4, frames.length * 2));
+        }
+        frames[end++] = frame;
+        return this;
+    }
+
+    /** Prepends a frame (an envelope), taking over the caller's reference. */
+    public ZmtpMessage addFirst(ByteBuf frame) {
+        ensureAccessible();
+        if (first == 0) {
+            int count = size();
+            int room = Math.max(2, count);
+            ByteBuf[] grown = new ByteBuf[room + count + 2];
+            System.arraycopy(frames, first, grown, room, count);
+            frames = grown;
+            first = room;
+            end = room + count;
+        }
+        frames[--first] = frame;
+        return this;
+    }
+
+    /** Removes the first frame and hands its reference to the caller. */
+    public ByteBuf removeFirst() {
+        ensureAccessible();
+        checkIndex(0);
+        ByteBuf f = frames[first];
+        frames[first++] = null;
+        return f;
+    }
+
+    private void ensureAccessible() {
+        if (refCnt() == 0) {
+            throw new IllegalReferenceCountException(0);
+        }
+    }
+
+    private void checkIndex(int index) {
+        if (index < 0 || index >= size()) {
+            throw new IndexOutOfBoundsException("frame index: " + index + " (expected: 0.." + (size() - 1) + ")");
+        }
+    }
+
+    @Override
+    protected void deallocate() {
+        for (int i = first; i < end; i++) {
+            frames[i].release();
+            frames[i] = null;
+        }
+        first = end = 0;
+    }
+
+    @Override
+    public ZmtpMessage touch(Object hint) {
+        for (int i = first; i < end; i++) {
+            frames[i].touch(hint);
+        }
+        return this;
+    }
+
+    @Override
+    public ZmtpMessage touch() {
+        return touch(null);
+    }
+
+    @Override
+    public ZmtpMessage retain() {
+        super.retain();
+        return this;
+    }
+
+    @Override
+    public ZmtpMessage retain(int increment) {
+        super.retain(increment);
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("ZmtpMessage[");
+        if (refCnt() == 0) {
+            return sb.append("released]").toString();
+        }
+        for (int i = first; i < end; i++) {
+            if (i > first) {
+                sb.append(", ");
+            }
+            ByteBuf f = frames[i];
+            int n = Math.min(f.readableBytes(), 32);
+            sb.append(ZmtpPrintable.of(ByteBufUtil.getBytes(f, f.readerIndex(), n)));
+            if (n < f.readableBytes()) {
+                sb.append("...(").append(f.readableBytes()).append(" B)");
+            }
+        }
+        return sb.append(']').toString();
+    }
+}

@@ -1,0 +1,30 @@
+package io.zmtp.codec;
+
+import java.net.SocketAddress;
+
+/**
+ * User event fired when a connection is closed after its handshake because the peer broke the protocol (a malformed
+ * frame, an oversized message, an ERROR command, a heartbeat timeout).
+ */
+public final class ZmtpProtocolError {
+    private final SocketAddress remoteAddress;
+    private final Throwable cause;
+
+    public ZmtpProtocolError(SocketAddress remoteAddress, Throwable cause) {
+        this.remoteAddress = remoteAddress;
+        this.cause = cause;
+    }
+
+    public SocketAddress remoteAddress() {
+        return remoteAddress;
+    }
+
+    public Throwable cause() {
+        return cause;
+    }
+
+    @Override
+    public String toString() {
+        return "ZmtpProtocolError{" + remoteAddress + ": " + cause.getMessage() + '}';
+    }
+}

@@ -1,0 +1,103 @@
+package io.zmtp.codec;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * The standard ZeroMQ socket types, with their wire names, ZMTP 2.0 codes and the compatibility table of
+ * rfc 23/37 (which is libzmq's {@code check_socket_type}).
+ */
+public enum ZmtpSocketType {
+    PAIR(0x00),
+    PUB(0x01),
+    SUB(0x02),
+    REQ(0x03),
+    REP(0x04),
+    DEALER(0x05),
+    ROUTER(0x06),
+    PULL(0x07),
+    PUSH(0x08),
+    // rfc 15 says XPUB/XSUB look like PUB/SUB to a 2.0 peer; libzmq sends its own codes 09/0A and we accept both.
+    XPUB(0x09),
+    XSUB(0x0A);
+
+    private static final ZmtpSocketType[] BY_CODE = values();
+
+    private final int zmtp20Code;
+    private final byte[] wireName;
+
+    ZmtpSocketType(int zmtp20Code) {
+        this.zmtp20Code = zmtp20Code;
+        this.wireName = name().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The socket type's code in a ZMTP 2.0 greeting. */
+    public int zmtp20Code() {
+        return zmtp20Code;
+    }
+
+    /** The exact ASCII bytes of the {@code Socket-Type} property. */
+    public byte[] wireName() {
+        return wireName.clone();
+    }
+
+    /** Whether a socket of this type may talk to a peer of {@code peer}'s type. */
+    public boolean isCompatibleWith(ZmtpSocketType peer) {
+        switch (this) {
+            case REQ:
+                return peer == REP || peer == ROUTER;
+            case REP:
+                return peer == REQ || peer == DEALER;
+            case DEALER:
+                return peer == REP || peer == DEALER || peer == ROUTER;
+            case ROUTER:
+                return peer == REQ || peer == DEALER || peer == ROUTER;
+            case PUB:
+            case XPUB:
+                return peer == SUB || peer == XSUB;
+            case SUB:
+            case XSUB:
+                return peer == PUB || peer == XPUB;
+            case PUSH:
+                return peer == PULL;
+            case PULL:
+                return peer == PUSH;
+            case PAIR:
+                return peer == PAIR;
+            default:
+                throw new AssertionError(this);
+        }
+    }
+
+    /** Whether this type announces an {@code Identity} (libzmq: REQ, DEALER and ROUTER do, even when empty). */
+    public boolean announcesIdentity() {
+        return this == REQ || this == DEALER || this == ROUTER;
+    }
+
+    /**
+     * The type named by a {@code Socket-Type} property value, or {@code null} if it names none of the standard
+     * types. libzmq compares case-sensitively, and so do we.
+     */
+    public static ZmtpSocketType fromWireName(byte[] name) {
+        if (name == null) {
+            return null;
+        }
+        String s = new String(name, StandardCharsets.US_ASCII);
+        for (ZmtpSocketType type : BY_CODE) {
+            if (type.name().equals(s)) {
+                return type;
+            }
+        }
+        return null;
+    }
+
+    /** The type with the given ZMTP 2.0 code, or {@code null}. */
+    public static ZmtpSocketType fromZmtp20Code(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+
+    /** Parses a user-supplied name, case-insensitively. */
+    public static ZmtpSocketType parse(String name) {
+        return valueOf(name.trim().toUpperCase(Locale.ROOT));
+    }
+}

@@ -1,0 +1,51 @@
+package io.zmtp.codec;
+
+/**
+ * A ZMTP protocol revision that a connection can negotiate.
+ */
+public enum ZmtpVersion {
+    /** rfc 13: length-first frames, identity as the first frame, no socket type. */
+    ZMTP_10(1, 0),
+    /** rfc 15: 12-byte greeting with socket type and identity frame; no commands, no mechanism. */
+    ZMTP_20(2, 0),
+    /** rfc 23: 64-byte greeting, mechanisms, commands; subscriptions travel as messages. */
+    ZMTP_30(3, 0),
+    /** rfc 37: adds PING/PONG and SUBSCRIBE/CANCEL commands. */
+    ZMTP_31(3, 1);
+
+    private final int major;
+    private final int minor;
+
+    ZmtpVersion(int major, int minor) {
+        this.major = major;
+        this.minor = minor;
+    }
+
+    public int major() {
+        return major;
+    }
+
+    public int minor() {
+        return minor;
+    }
+
+    /** Whether this version frames commands (3.0 and later). */
+    public boolean hasCommands() {
+        return major >= 3;
+    }
+
+    /** Whether subscriptions go as SUBSCRIBE/CANCEL commands rather than 0x01/0x00-prefixed messages. */
+    public boolean hasSubscriptionCommands() {
+        return this == ZMTP_31;
+    }
+
+    /** Whether PING/PONG are defined. */
+    public boolean hasHeartbeats() {
+        return this == ZMTP_31;
+    }
+
+    @Override
+    public String toString() {
+        return "ZMTP/" + major + "." + minor;
+    }
+}
