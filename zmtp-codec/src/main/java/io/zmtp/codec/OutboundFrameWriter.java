@@ -5,32 +5,69 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 
 /**
- * Frames one outbound message into a single pooled buffer, or, when a frame is large, a composite of header buffers
- * and the retained frame (a gathering write instead of a copy). Reused for every message of a connection.
+ * Frames outbound messages into a batch: consecutive small messages share one pooled buffer, so a burst of writes
+ * becomes one buffer and one gathering write at flush, as libzmq's encoder batches into its output buffer. A large
+ * frame is not copied: the batch becomes a composite of the header bytes and the retained frame. Reused for every
+ * message of a connection; event-loop confined.
  */
 final class OutboundFrameWriter implements ZmtpFrameWriter {
     /** Frames above this size are sent from the caller's buffer; below it, copying is cheaper than a composite. */
     static final int ZERO_COPY_THRESHOLD = 8 * 1024;
+    /** A batch is handed on once it holds this much, so writability accounting sees it. */
+    static final int BATCH_SIZE = 16 * 1024;
 
     private final ZmtpVersion version;
     private ByteBufAllocator alloc;
     private ByteBuf out;
     private CompositeByteBuf composite;
+    private int messageStart;
 
     OutboundFrameWriter(ZmtpVersion version) {
         this.version = version;
     }
 
-    void start(ByteBufAllocator alloc, int estimatedSize) {
+    /** Starts a message of about {@code estimatedSize} bytes, appending to the current batch. */
+    void begin(ByteBufAllocator alloc, int estimatedSize) {
         this.alloc = alloc;
-        this.out = alloc.ioBuffer(estimatedSize);
+        if (out == null) {
+            out = alloc.ioBuffer(Math.max(estimatedSize, 256));
+        } else {
+            out.ensureWritable(estimatedSize);
+        }
+        messageStart = out.writerIndex();
     }
 
-    /** The message's bytes; the writer is ready for the next {@link #start}. */
-    ByteBuf finish() {
+    /** Drops the bytes of a message whose encoding failed; earlier messages of the batch stay. */
+    void rollback() {
+        if (composite != null) {
+            // A large frame was already handed to the composite: the partial message can't be cut out of it.
+            composite.release();
+            composite = null;
+            if (out != null) {
+                out.release();
+                out = null;
+            }
+            return;
+        }
+        if (out != null) {
+            out.writerIndex(messageStart);
+        }
+    }
+
+    /** Whether the batch should be handed on now rather than at the next flush. */
+    boolean isBatchFull() {
+        return composite != null || (out != null && out.readableBytes() >= BATCH_SIZE);
+    }
+
+    /** Takes the batch's bytes (null if none); the writer starts a new batch on the next {@link #begin}. */
+    ByteBuf takeBatch() {
         ByteBuf result;
         if (composite == null) {
             result = out;
+            if (result != null && !result.isReadable()) {
+                result.release();
+                result = null;
+            }
         } else {
             if (out.isReadable()) {
                 composite.addComponent(true, out);
@@ -41,21 +78,15 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
         }
         out = null;
         composite = null;
-        alloc = null;
         return result;
     }
 
-    /** Releases what a failed encode left behind. */
-    void abort() {
-        if (out != null) {
-            out.release();
-            out = null;
+    /** Releases the batch unsent. */
+    void discard() {
+        ByteBuf batch = takeBatch();
+        if (batch != null) {
+            batch.release();
         }
-        if (composite != null) {
-            composite.release();
-            composite = null;
-        }
-        alloc = null;
     }
 
     @Override
@@ -111,10 +142,10 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
         return command.is(ZmtpCommand.SUBSCRIBE) || command.is(ZmtpCommand.CANCEL);
     }
 
-    /** Exact wire size of a message written frame by frame (copy path), used to size the buffer once. */
+    /** Wire size of a message on the copy path (large frames count only their header), to size the batch once. */
     int estimate(ZmtpMessage message) {
         int n = 0;
-        for (int i = 0; i < message.size(); i++) {
+        for (int i = 0, size = message.size(); i < size; i++) {
             int length = message.frame(i).readableBytes();
             n += ZmtpWire.headerLength(version, length);
             if (length < ZERO_COPY_THRESHOLD) {

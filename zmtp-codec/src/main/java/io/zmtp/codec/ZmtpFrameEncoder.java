@@ -5,16 +5,24 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.PromiseNotifier;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Writes {@link ZmtpMessage}s, {@link ZmtpCommand}s and, with a configured {@link ZmtpMessageEncoder}, the
- * application's own objects as frames of the negotiated version. Each message becomes one buffer (or one composite
- * for large frames) and one write. Other objects pass through untouched. Installed by {@link ZmtpHandler} once the
- * handshake is done.
+ * application's own objects as frames of the negotiated version. Messages written between two flushes are framed
+ * into one batch buffer (handed on early once it reaches 16 KiB), so a burst of small messages costs one buffer and
+ * one write; each write's promise completes when its batch is written. Other objects pass through untouched, after
+ * the batch, so order is kept. Installed by {@link ZmtpHandler} once the handshake is done.
  */
 public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
     private final OutboundFrameWriter writer;
     private final ZmtpMessageEncoder<Object> messageEncoder;
+    /** Promises of the messages in the current batch; void promises are not kept. */
+    private ChannelPromise batchPromise;
+    private List<ChannelPromise> morePromises;
 
     @SuppressWarnings("unchecked")
     public ZmtpFrameEncoder(ZmtpVersion version, ZmtpMessageEncoder<?> messageEncoder) {
@@ -24,30 +32,32 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        ByteBuf encoded;
         try {
             if (msg instanceof ZmtpMessage) {
                 encodeMessage(ctx, (ZmtpMessage) msg);
             } else if (messageEncoder != null && messageEncoder.messageType().isInstance(msg)) {
-                writer.start(ctx.alloc(), messageEncoder.estimateSize(msg));
+                writer.begin(ctx.alloc(), messageEncoder.estimateSize(msg));
                 messageEncoder.encode(msg, writer);
             } else if (msg instanceof ZmtpCommand) {
                 ZmtpCommand command = (ZmtpCommand) msg;
-                writer.start(ctx.alloc(), writer.estimate(command));
+                writer.begin(ctx.alloc(), writer.estimate(command));
                 writer.writeCommand(command);
             } else {
+                writeBatch(ctx);
                 ctx.write(msg, promise);
                 return;
             }
-            encoded = writer.finish();
         } catch (Throwable t) {
-            writer.abort();
+            writer.rollback();
+            ReferenceCountUtil.release(msg);
             promise.tryFailure(t);
             return;
-        } finally {
-            ReferenceCountUtil.release(msg);
         }
-        ctx.write(encoded, promise);
+        ReferenceCountUtil.release(msg);
+        addPromise(promise);
+        if (writer.isBatchFull()) {
+            writeBatch(ctx);
+        }
     }
 
     private void encodeMessage(ChannelHandlerContext ctx, ZmtpMessage message) {
@@ -55,11 +65,75 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
         if (frames == 0) {
             throw new IllegalArgumentException("a message has at least one frame");
         }
-        writer.start(ctx.alloc(), writer.estimate(message));
+        writer.begin(ctx.alloc(), writer.estimate(message));
         int last = frames - 1;
         for (int i = 0; i < last; i++) {
             writer.writeFrame(message.frame(i), true);
         }
         writer.writeFrame(message.frame(last), false);
+    }
+
+    private void addPromise(ChannelPromise promise) {
+        if (promise.isVoid()) {
+            return;
+        }
+        if (batchPromise == null) {
+            batchPromise = promise;
+        } else {
+            if (morePromises == null) {
+                morePromises = new ArrayList<>();
+            }
+            morePromises.add(promise);
+        }
+    }
+
+    /** Hands the current batch on (without flushing), completing its messages' promises when it is written. */
+    private void writeBatch(ChannelHandlerContext ctx) {
+        ByteBuf batch = writer.takeBatch();
+        if (batch == null) {
+            return;
+        }
+        ChannelPromise promise;
+        if (batchPromise == null) {
+            promise = ctx.voidPromise();
+        } else if (morePromises == null || morePromises.isEmpty()) {
+            promise = batchPromise;
+        } else {
+            promise = ctx.newPromise();
+            morePromises.add(batchPromise);
+            promise.addListener(new PromiseNotifier<>(morePromises.toArray(new ChannelPromise[0])));
+            morePromises.clear();
+        }
+        batchPromise = null;
+        ctx.write(batch, promise);
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        writeBatch(ctx);
+        ctx.flush();
+    }
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        // Written but never flushed: like Netty's own outbound buffer, closing fails such writes.
+        writeBatch(ctx);
+        ctx.close(promise);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        writer.discard();
+        ZmtpCodecException removed = new ZmtpCodecException("ZmtpFrameEncoder removed before flush");
+        if (batchPromise != null) {
+            batchPromise.tryFailure(removed);
+            batchPromise = null;
+        }
+        if (morePromises != null) {
+            for (ChannelPromise p : morePromises) {
+                p.tryFailure(removed);
+            }
+            morePromises.clear();
+        }
     }
 }
