@@ -1,0 +1,172 @@
+package io.zmtp.socket;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.internal.DealerSocket;
+import io.zmtp.socket.internal.PairSocket;
+import io.zmtp.socket.internal.PubSocket;
+import io.zmtp.socket.internal.RepSocket;
+import io.zmtp.socket.internal.ReqSocket;
+import io.zmtp.socket.internal.RouterSocket;
+import io.zmtp.socket.internal.SocketBase;
+import io.zmtp.socket.internal.SocketContext;
+import io.zmtp.socket.internal.SubSocket;
+import io.zmtp.socket.transport.TcpTransport;
+
+import java.util.ArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Owns the I/O threads (one shared Netty event loop group: NIO, or epoll on Linux when the native library loads)
+ * and makes sockets. Thread-safe. Closing it closes every socket it made (each with its LINGER, capped by
+ * {@link Builder#lingerCapMillis}) and stops the threads.
+ *
+ * <pre>{@code
+ * try (ZmqContext ctx = new ZmqContext()) {
+ *     ZmqSocket rep = ctx.socket(ZmtpSocketType.REP);
+ *     String endpoint = rep.bind("tcp://127.0.0.1:*");
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class ZmqContext implements AutoCloseable {
+    private final EventLoopGroup group;
+    private final ExecutorService asyncExecutor;
+    private final SocketContext context;
+    private final boolean nativeTransport;
+    private volatile boolean closed;
+
+    /** One I/O thread, native transport when available, 30 s linger cap. */
+    public ZmqContext() {
+        this(builder());
+    }
+
+    private ZmqContext(Builder b) {
+        boolean epoll = b.nativeTransport && epollAvailable();
+        IoHandlerFactory factory = epoll ? io.netty.channel.epoll.EpollIoHandler.newFactory()
+                : NioIoHandler.newFactory();
+        this.nativeTransport = epoll;
+        this.group = new MultiThreadIoEventLoopGroup(b.ioThreads, new DefaultThreadFactory("zmq-io", true), factory);
+        this.asyncExecutor = Executors.newSingleThreadExecutor(new DefaultThreadFactory("zmq-async", true));
+        this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis, new TcpTransport(group, epoll));
+    }
+
+    private static boolean epollAvailable() {
+        try {
+            return io.netty.channel.epoll.Epoll.isAvailable();
+        } catch (Throwable t) {
+            // netty-transport-native-epoll is optional.
+            return false;
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Whether the epoll transport is in use. */
+    public boolean isNativeTransport() {
+        return nativeTransport;
+    }
+
+    /** A new socket of {@code type}. */
+    public ZmqSocket socket(ZmtpSocketType type) {
+        if (closed) {
+            throw new ZmqException.Closed("context is closed");
+        }
+        SocketBase s;
+        switch (type) {
+            case REQ:
+                s = new ReqSocket(context);
+                break;
+            case REP:
+                s = new RepSocket(context);
+                break;
+            case ROUTER:
+                s = new RouterSocket(context);
+                break;
+            case DEALER:
+            case PUSH:
+            case PULL:
+                s = new DealerSocket(context, type);
+                break;
+            case PUB:
+            case XPUB:
+                s = new PubSocket(context, type);
+                break;
+            case SUB:
+            case XSUB:
+                s = new SubSocket(context, type);
+                break;
+            case PAIR:
+                s = new PairSocket(context);
+                break;
+            default:
+                throw new IllegalArgumentException("socket type: " + type);
+        }
+        return new ZmqSocket(s);
+    }
+
+    /** Closes every socket (with linger), then stops the I/O threads. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (SocketBase s : new ArrayList<>(context.sockets())) {
+            s.close();
+        }
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        asyncExecutor.shutdown();
+        try {
+            asyncExecutor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Context settings. */
+    public static final class Builder {
+        private int ioThreads = 1;
+        private boolean nativeTransport = true;
+        private long lingerCapMillis = 30_000;
+
+        private Builder() {
+        }
+
+        /** Number of I/O threads (default 1). */
+        public Builder ioThreads(int ioThreads) {
+            if (ioThreads < 1) {
+                throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
+            }
+            this.ioThreads = ioThreads;
+            return this;
+        }
+
+        /** Use epoll when the native library loads (default true); false forces NIO. */
+        public Builder nativeTransport(boolean nativeTransport) {
+            this.nativeTransport = nativeTransport;
+            return this;
+        }
+
+        /** The longest any socket's close waits for queued messages, whatever its LINGER (default 30 s). */
+        public Builder lingerCapMillis(long millis) {
+            if (millis < 0) {
+                throw new IllegalArgumentException("lingerCapMillis: " + millis + " (expected: >= 0)");
+            }
+            this.lingerCapMillis = millis;
+            return this;
+        }
+
+        public ZmqContext build() {
+            return new ZmqContext(this);
+        }
+    }
+}

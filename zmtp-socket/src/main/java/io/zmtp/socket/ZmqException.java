@@ -1,0 +1,78 @@
+package io.zmtp.socket;
+
+/**
+ * Root of the exceptions the socket API throws; unchecked. Subclasses name the libzmq error they correspond to.
+ * A message passed to a send that throws has been released.
+ */
+public class ZmqException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public ZmqException(String message) {
+        super(message);
+    }
+
+    public ZmqException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    /** A non-blocking operation could not complete now (libzmq EAGAIN), e.g. ROUTER_MANDATORY and a full peer. */
+    public static class Again extends ZmqException {
+        private static final long serialVersionUID = 1L;
+
+        public Again(String message) {
+            super(message);
+        }
+    }
+
+    /** A ROUTER_MANDATORY ROUTER was asked to send to a routing id it has no peer for (libzmq EHOSTUNREACH). */
+    public static class HostUnreachable extends ZmqException {
+        private static final long serialVersionUID = 1L;
+
+        public HostUnreachable(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The operation is not allowed in the socket's current state or for its type (libzmq EFSM, ENOTSUP): a REQ that
+     * sends twice, a REP that sends before receiving, a SUB that sends.
+     */
+    public static class IllegalState extends ZmqException {
+        private static final long serialVersionUID = 1L;
+
+        public IllegalState(String message) {
+            super(message);
+        }
+    }
+
+    /** The socket or its context is closed (libzmq ETERM / ENOTSOCK). */
+    public static class Closed extends ZmqException {
+        private static final long serialVersionUID = 1L;
+
+        public Closed(String message) {
+            super(message);
+        }
+    }
+
+    /** A blocking call was interrupted; the thread's interrupt flag is set again and the socket is unharmed. */
+    public static class Interrupted extends ZmqException {
+        private static final long serialVersionUID = 1L;
+
+        public Interrupted(String message, InterruptedException cause) {
+            super(message, cause);
+        }
+    }
+
+    /** bind, connect, unbind or disconnect failed (bad endpoint, address in use, unknown endpoint). */
+    public static class Endpoint extends ZmqException {
+        private static final long serialVersionUID = 1L;
+
+        public Endpoint(String message) {
+            super(message);
+        }
+
+        public Endpoint(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

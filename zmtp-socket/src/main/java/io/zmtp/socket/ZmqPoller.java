@@ -1,0 +1,113 @@
+package io.zmtp.socket;
+
+import io.zmtp.socket.internal.Signal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Waits on several sockets at once, as {@code zmq_poll}: register sockets with {@link #POLLIN} and/or
+ * {@link #POLLOUT}, call {@link #poll(Duration)}, then ask {@link #isReadable}/{@link #isWritable}. Meant to be used
+ * from one thread; close it to unregister from the sockets.
+ */
+public final class ZmqPoller implements AutoCloseable {
+    public static final int POLLIN = 1;
+    public static final int POLLOUT = 2;
+
+    private static final class Item {
+        final ZmqSocket socket;
+        int events;
+        int ready;
+
+        Item(ZmqSocket socket, int events) {
+            this.socket = socket;
+            this.events = events;
+        }
+    }
+
+    private final List<Item> items = new ArrayList<>();
+    private final Signal signal = new Signal();
+    private final Runnable wake = signal::signal;
+
+    /** Registers {@code socket} for {@code events} (POLLIN | POLLOUT), or changes its events. */
+    public void register(ZmqSocket socket, int events) {
+        for (Item i : items) {
+            if (i.socket == socket) {
+                i.events = events;
+                return;
+            }
+        }
+        items.add(new Item(socket, events));
+        socket.impl().signal().addListener(wake);
+    }
+
+    public void unregister(ZmqSocket socket) {
+        items.removeIf(i -> {
+            if (i.socket == socket) {
+                socket.impl().signal().removeListener(wake);
+                return true;
+            }
+            return false;
+        });
+    }
+
+    /**
+     * Waits until at least one registered socket is ready for one of its events, or {@code timeout} passes
+     * ({@code null} or negative waits forever; zero just checks). Returns the number of ready sockets.
+     */
+    public int poll(Duration timeout) {
+        long timeoutNanos = timeout == null || timeout.isNegative() ? -1 : timeout.toNanos();
+        long deadline = timeoutNanos < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
+        for (;;) {
+            long seq = signal.sequence();
+            int n = 0;
+            for (Item i : items) {
+                i.ready = 0;
+                if ((i.events & POLLIN) != 0 && i.socket.pollIn()) {
+                    i.ready |= POLLIN;
+                }
+                if ((i.events & POLLOUT) != 0 && i.socket.pollOut()) {
+                    i.ready |= POLLOUT;
+                }
+                if (i.ready != 0) {
+                    n++;
+                }
+            }
+            if (n > 0 || timeoutNanos == 0 || System.nanoTime() - deadline >= 0) {
+                return n;
+            }
+            try {
+                signal.await(seq, deadline);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ZmqException.Interrupted("interrupted in poll", e);
+            }
+        }
+    }
+
+    public boolean isReadable(ZmqSocket socket) {
+        return (readyOf(socket) & POLLIN) != 0;
+    }
+
+    public boolean isWritable(ZmqSocket socket) {
+        return (readyOf(socket) & POLLOUT) != 0;
+    }
+
+    private int readyOf(ZmqSocket socket) {
+        for (Item i : items) {
+            if (i.socket == socket) {
+                return i.ready;
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        for (Item i : items) {
+            i.socket.impl().signal().removeListener(wake);
+        }
+        items.clear();
+    }
+}

@@ -1,0 +1,150 @@
+package io.zmtp.socket;
+
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.internal.SocketBase;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A ZeroMQ socket of one of the eleven standard types, made by {@link ZmqContext#socket}.
+ *
+ * <h2>Ownership</h2>
+ * Every send method takes ownership of the message: the library releases it whether it is sent, dropped (PUB at
+ * HWM, unroutable ROUTER message), refused ({@code false}, a timeout) or rejected with an exception. Every receive
+ * method hands ownership of the returned message to the caller, who must release it.
+ *
+ * <h2>Queues</h2>
+ * Each peer has an outbound queue of at most SNDHWM messages and an inbound queue of about RCVHWM messages (when it
+ * is full the socket stops reading that peer's connection, so the peer's own queue fills). What a full outbound
+ * queue does depends on the type: PUSH, DEALER, REQ and PAIR wait (or {@code trySend} returns false); PUB, XPUB and
+ * XSUB drop for that peer and count it ({@link #droppedCount()}); ROUTER drops, or with ROUTER_MANDATORY waits.
+ * A connecting socket queues messages for a peer that isn't up yet (unless IMMEDIATE) and delivers them when it
+ * connects.
+ *
+ * <h2>Threads</h2>
+ * Every method may be called from any thread. Sends and receives are serialised by a socket-level lock that no I/O
+ * thread ever takes; a blocked call waits outside it. Guarantees: a multipart message is sent and received whole;
+ * messages sent by one thread to one peer keep their order; messages from one peer are received in order. Which
+ * peer a message goes to, when several threads send concurrently, is unspecified. An interrupted blocking call
+ * throws {@link ZmqException.Interrupted} and leaves the socket usable.
+ */
+public final class ZmqSocket implements AutoCloseable {
+    private final SocketBase impl;
+
+    ZmqSocket(SocketBase impl) {
+        this.impl = impl;
+    }
+
+    public ZmtpSocketType type() {
+        return impl.type();
+    }
+
+    /**
+     * Listens on {@code endpoint} ({@code tcp://host:port}, {@code tcp://*:port}, {@code tcp://127.0.0.1:*}) and
+     * returns the endpoint actually bound, e.g. {@code tcp://127.0.0.1:54321}.
+     */
+    public String bind(String endpoint) {
+        return impl.bind(endpoint);
+    }
+
+    /** Stops listening on an endpoint (as {@link #bind} returned it) and closes the connections it accepted. */
+    public void unbind(String endpoint) {
+        impl.unbind(endpoint);
+    }
+
+    /** Connects to {@code endpoint} and keeps reconnecting (RECONNECT_IVL/RECONNECT_IVL_MAX) until disconnected. */
+    public void connect(String endpoint) {
+        impl.connect(endpoint);
+    }
+
+    /** Drops a connection made with {@link #connect} (same string) and what was queued for it. */
+    public void disconnect(String endpoint) {
+        impl.disconnect(endpoint);
+    }
+
+    /** Sends, blocking while the message can't be queued. Takes ownership of {@code msg}. */
+    public void send(ZmtpMessage msg) {
+        impl.send(Objects.requireNonNull(msg, "msg"), -1);
+    }
+
+    /** Sends, waiting at most {@code timeout}; false if it timed out (the message is released). */
+    public boolean send(ZmtpMessage msg, Duration timeout) {
+        return impl.send(Objects.requireNonNull(msg, "msg"), timeout.toNanos());
+    }
+
+    /** Sends if that can be done without waiting; false otherwise (the message is released). */
+    public boolean trySend(ZmtpMessage msg) {
+        return impl.send(Objects.requireNonNull(msg, "msg"), 0);
+    }
+
+    /**
+     * Sends without blocking the caller: completes once the message is queued, or exceptionally (e.g.
+     * {@link ZmqException.Closed}). Async sends from one thread are queued in order. Completion runs on an internal
+     * thread; don't block in it.
+     */
+    public CompletionStage<Void> sendAsync(ZmtpMessage msg) {
+        return impl.sendAsync(Objects.requireNonNull(msg, "msg"));
+    }
+
+    /** Receives, blocking until a message arrives. */
+    public ZmtpMessage receive() {
+        return impl.receive(-1);
+    }
+
+    /** Receives, waiting at most {@code timeout}; null if none arrived. */
+    public ZmtpMessage receive(Duration timeout) {
+        return impl.receive(timeout.toNanos());
+    }
+
+    /** A message if one is ready, else null. */
+    public ZmtpMessage tryReceive() {
+        return impl.receive(0);
+    }
+
+    /**
+     * Completes with the next message, which the caller then owns; if the future was cancelled or completed by
+     * someone else first, the message is released. Completion runs on an internal thread; don't block in it.
+     */
+    public CompletionStage<ZmtpMessage> receiveAsync() {
+        return impl.receiveAsync();
+    }
+
+    public <T> void setOption(ZmqOption<T> option, T value) {
+        impl.setOption(option, value);
+    }
+
+    public <T> T getOption(ZmqOption<T> option) {
+        return impl.getOption(option);
+    }
+
+    /** Messages dropped so far because a peer was at its HWM or unroutable (PUB, XPUB, XSUB, ROUTER). */
+    public long droppedCount() {
+        return impl.droppedCount();
+    }
+
+    boolean pollIn() {
+        return impl.pollIn();
+    }
+
+    boolean pollOut() {
+        return impl.pollOut();
+    }
+
+    SocketBase impl() {
+        return impl;
+    }
+
+    /** Closes with LINGER; idempotent. Blocked calls on other threads throw {@link ZmqException.Closed}. */
+    @Override
+    public void close() {
+        impl.close();
+    }
+
+    @Override
+    public String toString() {
+        return impl.toString();
+    }
+}

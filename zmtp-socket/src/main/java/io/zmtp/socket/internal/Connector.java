@@ -1,0 +1,86 @@
+package io.zmtp.socket.internal;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoop;
+import io.zmtp.socket.transport.Endpoint;
+import io.zmtp.socket.transport.Transport;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Keeps one connecting pipe connected: connects, and after a failed attempt or a lost connection tries again after
+ * RECONNECT_IVL plus random jitter (up to one more interval), doubling the interval up to RECONNECT_IVL_MAX when that
+ * is set (libzmq's scheme). A successful handshake resets the back-off. All on one event loop.
+ */
+final class Connector {
+    private final Transport transport;
+    private final Endpoint endpoint;
+    private final EventLoop loop;
+    private final Function<Runnable, ChannelInitializer<Channel>> initializer;
+    private final int reconnectIvl;
+    private final int reconnectIvlMax;
+    private int currentIvl;
+    private volatile boolean stopped;
+    private volatile Channel channel;
+
+    Connector(Transport transport, Endpoint endpoint, EventLoop loop,
+              Function<Runnable, ChannelInitializer<Channel>> initializer, int reconnectIvl, int reconnectIvlMax) {
+        this.transport = transport;
+        this.endpoint = endpoint;
+        this.loop = loop;
+        this.initializer = initializer;
+        this.reconnectIvl = reconnectIvl;
+        this.reconnectIvlMax = reconnectIvlMax;
+        this.currentIvl = reconnectIvl;
+    }
+
+    void start() {
+        loop.execute(this::connect);
+    }
+
+    void stop() {
+        stopped = true;
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    private void connect() {
+        if (stopped) {
+            return;
+        }
+        ChannelFuture f;
+        try {
+            f = transport.connect(endpoint, loop, initializer.apply(() -> currentIvl = reconnectIvl));
+        } catch (RuntimeException e) {
+            scheduleRetry();
+            return;
+        }
+        channel = f.channel();
+        f.addListener(done -> {
+            if (!done.isSuccess()) {
+                scheduleRetry();
+            } else if (stopped) {
+                f.channel().close();
+            } else {
+                f.channel().closeFuture().addListener(closed -> scheduleRetry());
+            }
+        });
+    }
+
+    private void scheduleRetry() {
+        if (stopped) {
+            return;
+        }
+        long delay = currentIvl + ThreadLocalRandom.current().nextInt(Math.max(1, reconnectIvl));
+        if (reconnectIvlMax > reconnectIvl) {
+            currentIvl = Math.min(reconnectIvlMax, currentIvl * 2);
+        }
+        loop.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+    }
+}

@@ -1,0 +1,70 @@
+package io.zmtp.socket.internal;
+
+import io.zmtp.codec.ZmtpMessage;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Round-robin over pipes that can take a message now (rfc 28 "LB"). A message is whole, so a multipart message
+ * always stays on one pipe. Not thread-safe: used under the socket lock.
+ */
+public final class LoadBalancer {
+    private final List<Pipe> pipes = new ArrayList<>();
+    private int next;
+
+    public void add(Pipe pipe) {
+        if (!pipes.contains(pipe)) {
+            pipes.add(pipe);
+        }
+    }
+
+    public void remove(Pipe pipe) {
+        int i = pipes.indexOf(pipe);
+        if (i >= 0) {
+            pipes.remove(i);
+            if (next > i) {
+                next--;
+            }
+            if (next >= pipes.size()) {
+                next = 0;
+            }
+        }
+    }
+
+    public int size() {
+        return pipes.size();
+    }
+
+    /** Whether a pipe could take a message without blocking. */
+    public boolean hasRoom() {
+        for (Pipe p : pipes) {
+            if (eligible(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Queues {@code msg} on the next pipe with room and returns that pipe (which now owns the message), or null when
+     * every pipe is full or there is none (the caller keeps ownership).
+     */
+    public Pipe send(ZmtpMessage msg) {
+        int n = pipes.size();
+        for (int i = 0; i < n; i++) {
+            int idx = (next + i) % n;
+            Pipe p = pipes.get(idx);
+            if (eligible(p) && p.offer(msg)) {
+                next = (idx + 1) % n;
+                return p;
+            }
+        }
+        return null;
+    }
+
+    private static boolean eligible(Pipe p) {
+        // A connecting pipe queues while its peer is down; an accepted pipe only while connected.
+        return p.hasRoom() && (p.isActive() || p.state() == Pipe.State.CONNECTING);
+    }
+}

@@ -1,0 +1,376 @@
+package io.zmtp.socket.internal;
+
+import io.netty.channel.Channel;
+import io.netty.util.ReferenceCountUtil;
+import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpMetadata;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.codec.ZmtpVersion;
+
+import java.net.SocketAddress;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Everything about one peer: its connection, what it announced, and its two queues. A connecting socket's pipe lives
+ * from {@code connect()} to {@code disconnect()} and outlives reconnections; a bound socket's pipe lives as long as
+ * its accepted connection.
+ *
+ * <h2>Threads</h2>
+ * The inbound queue is filled by the I/O thread ({@link #onInbound}) and emptied by user threads ({@link #poll});
+ * the outbound queue the other way round ({@link #offer} / the drain task on the channel's event loop). Both are
+ * lock-free. Fields marked "user side" are touched only under the owning socket's lock.
+ *
+ * <h2>High-water marks</h2>
+ * RCVHWM: when {@code inCount} reaches it the channel stops reading ({@code autoRead=false}) and resumes once the
+ * application has taken messages below it. SNDHWM: {@link #offer} refuses beyond it; the drain task moves messages
+ * to the channel only while the channel is writable (Netty's write-buffer water mark), so memory per peer is bounded
+ * by SNDHWM messages plus the channel's high water mark in bytes.
+ */
+public final class Pipe {
+    /** Lifecycle. */
+    public enum State {
+        /** Connecting side, no live connection (never connected, or between reconnections). */
+        CONNECTING,
+        /** Handshake done, connection up. */
+        ACTIVE,
+        /** Connection gone; a bound pipe stays here until the socket drops it. */
+        DISCONNECTED,
+        /** Dropped by the socket; queues released. */
+        TERMINATED
+    }
+
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private final long id = IDS.incrementAndGet();
+    private final PipeListener listener;
+    private final boolean connecting;
+    private final String endpoint;
+    private final int sndHwm;
+    private final int rcvHwm;
+
+    private volatile State state;
+    private volatile Channel channel;
+    private volatile ZmtpHandshakeSuccess handshake;
+
+    private final ConcurrentLinkedQueue<ZmtpMessage> in = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger inCount = new AtomicInteger();
+    private volatile boolean readPaused;
+    private final ConcurrentLinkedQueue<Object> out = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger outCount = new AtomicInteger();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong received = new AtomicLong();
+    private final AtomicLong sent = new AtomicLong();
+
+    // user side
+    private byte[] routingId;
+    private boolean routable;
+
+    public Pipe(PipeListener listener, boolean connecting, String endpoint, int sndHwm, int rcvHwm) {
+        this.listener = listener;
+        this.connecting = connecting;
+        this.endpoint = endpoint;
+        this.sndHwm = sndHwm;
+        this.rcvHwm = rcvHwm;
+        this.state = connecting ? State.CONNECTING : State.DISCONNECTED;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public boolean isConnecting() {
+        return connecting;
+    }
+
+    public String endpoint() {
+        return endpoint;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public boolean isActive() {
+        return state == State.ACTIVE;
+    }
+
+    public boolean isTerminated() {
+        return state == State.TERMINATED;
+    }
+
+    public ZmtpVersion version() {
+        ZmtpHandshakeSuccess h = handshake;
+        return h == null ? null : h.version();
+    }
+
+    public ZmtpMetadata peerMetadata() {
+        ZmtpHandshakeSuccess h = handshake;
+        return h == null ? ZmtpMetadata.EMPTY : h.peerMetadata();
+    }
+
+    public ZmtpSocketType peerSocketType() {
+        return peerMetadata().socketType();
+    }
+
+    public byte[] peerIdentity() {
+        return peerMetadata().identity();
+    }
+
+    public SocketAddress remoteAddress() {
+        ZmtpHandshakeSuccess h = handshake;
+        return h == null ? null : h.remoteAddress();
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    public int inDepth() {
+        return inCount.get();
+    }
+
+    public int outDepth() {
+        return outCount.get();
+    }
+
+    public long droppedCount() {
+        return dropped.get();
+    }
+
+    public long receivedCount() {
+        return received.get();
+    }
+
+    public long sentCount() {
+        return sent.get();
+    }
+
+    // ---- user side (under the socket lock)
+
+    public byte[] routingId() {
+        return routingId;
+    }
+
+    public void routingId(byte[] routingId) {
+        this.routingId = routingId;
+    }
+
+    public boolean isRoutable() {
+        return routable;
+    }
+
+    public void routable(boolean routable) {
+        this.routable = routable;
+    }
+
+    public boolean hasInput() {
+        return !in.isEmpty();
+    }
+
+    /** Takes the next inbound message (ownership passes to the caller), or null. */
+    public ZmtpMessage poll() {
+        ZmtpMessage m = in.poll();
+        if (m != null) {
+            int n = inCount.decrementAndGet();
+            if (readPaused && n < rcvHwm) {
+                Channel ch = channel;
+                if (ch != null) {
+                    ch.eventLoop().execute(() -> maybeResume(ch));
+                }
+            }
+        }
+        return m;
+    }
+
+    /** Whether {@link #offer} would accept a message now. */
+    public boolean hasRoom() {
+        return state != State.TERMINATED && (sndHwm <= 0 || outCount.get() < sndHwm);
+    }
+
+    /**
+     * Queues a message (or command) for the peer. Returns false, keeping the caller's ownership, when the pipe is
+     * at SNDHWM or terminated; otherwise the pipe owns it.
+     */
+    public boolean offer(Object msg) {
+        if (!hasRoom()) {
+            return false;
+        }
+        outCount.incrementAndGet();
+        out.add(msg);
+        scheduleDrain();
+        return true;
+    }
+
+    /** Queues a command or message regardless of SNDHWM (subscriptions); the pipe owns it. */
+    public void write(Object msg) {
+        if (state == State.TERMINATED) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        outCount.incrementAndGet();
+        out.add(msg);
+        scheduleDrain();
+    }
+
+    /** Takes the next queued outbound object without a connection (tests, and later queue inspection). */
+    Object pollOutbound() {
+        Object m = out.poll();
+        if (m != null) {
+            outCount.decrementAndGet();
+        }
+        return m;
+    }
+
+    /** Counts a message dropped for this peer (PUB at HWM). */
+    public void countDrop() {
+        dropped.incrementAndGet();
+    }
+
+    /** Releases both queues and closes the connection; the pipe is then dead. */
+    public void terminate() {
+        state = State.TERMINATED;
+        releaseAll();
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    /** Discards queued output (linger 0, or a peer that is gone). */
+    public void discardOutput() {
+        Object m;
+        while ((m = out.poll()) != null) {
+            outCount.decrementAndGet();
+            ReferenceCountUtil.release(m);
+        }
+    }
+
+    private void releaseAll() {
+        discardOutput();
+        ZmtpMessage m;
+        while ((m = in.poll()) != null) {
+            inCount.decrementAndGet();
+            m.release();
+        }
+    }
+
+    // ---- I/O side
+
+    void onHandshake(Channel ch, ZmtpHandshakeSuccess success) {
+        if (state == State.TERMINATED) {
+            ch.close();
+            return;
+        }
+        this.handshake = success;
+        this.channel = ch;
+        this.readPaused = false;
+        this.state = State.ACTIVE;
+        if (!listener.pipeConnected(this)) {
+            state = connecting ? State.CONNECTING : State.DISCONNECTED;
+            ch.close();
+            return;
+        }
+        listener.writeSubscriptions(this);
+        drain(ch);
+        listener.pipeActivity(this);
+    }
+
+    void onInbound(ZmtpMessage msg) {
+        if (state == State.TERMINATED) {
+            msg.release();
+            return;
+        }
+        received.incrementAndGet();
+        in.add(msg);
+        int n = inCount.incrementAndGet();
+        if (rcvHwm > 0 && n >= rcvHwm && !readPaused) {
+            Channel ch = channel;
+            if (ch != null) {
+                readPaused = true;
+                ch.config().setAutoRead(false);
+                // The application may have emptied the queue before it could see readPaused.
+                if (inCount.get() < rcvHwm) {
+                    maybeResume(ch);
+                }
+            }
+        }
+        if (state == State.TERMINATED) {
+            releaseAll();
+        }
+        listener.pipeActivity(this);
+    }
+
+    void onInactive(Channel ch) {
+        if (channel != ch) {
+            return;
+        }
+        if (state == State.TERMINATED) {
+            releaseAll();
+            return;
+        }
+        boolean wasActive = state == State.ACTIVE;
+        state = connecting ? State.CONNECTING : State.DISCONNECTED;
+        if (!connecting) {
+            discardOutput();
+        }
+        if (wasActive) {
+            listener.pipeDisconnected(this);
+        }
+        listener.pipeActivity(this);
+    }
+
+    void onWritable(Channel ch) {
+        if (ch.isWritable()) {
+            drain(ch);
+        }
+    }
+
+    private void maybeResume(Channel ch) {
+        if (readPaused && channel == ch && inCount.get() < rcvHwm) {
+            readPaused = false;
+            ch.config().setAutoRead(true);
+        }
+    }
+
+    private void scheduleDrain() {
+        Channel ch = channel;
+        if (ch == null || state != State.ACTIVE) {
+            return;
+        }
+        if (drainScheduled.compareAndSet(false, true)) {
+            ch.eventLoop().execute(() -> {
+                drainScheduled.set(false);
+                drain(ch);
+            });
+        }
+    }
+
+    private void drain(Channel ch) {
+        if (channel != ch || state != State.ACTIVE || !ch.isActive()) {
+            return;
+        }
+        int n = 0;
+        Object m;
+        while (ch.isWritable() && (m = out.poll()) != null) {
+            outCount.decrementAndGet();
+            ch.write(m, ch.voidPromise());
+            n++;
+        }
+        if (n > 0) {
+            sent.addAndGet(n);
+            ch.flush();
+            listener.pipeActivity(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Pipe{" + id + ", " + state + ", " + (connecting ? "connect " : "accepted ") + endpoint
+                + ", peer " + remoteAddress() + ", in " + inCount.get() + ", out " + outCount.get() + '}';
+    }
+}

@@ -1,0 +1,80 @@
+package io.zmtp.socket.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.zmtp.codec.ZmtpCommand;
+import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpMessage;
+
+/**
+ * The last handler of every connection's pipeline: hands messages to the {@link Pipe} and nothing else. It takes no
+ * lock. SUBSCRIBE/CANCEL commands become {@code 0x01}/{@code 0x00}-prefixed messages when the socket wants
+ * subscriptions (PUB, XPUB), so publishers see one form whatever the peer's version.
+ */
+final class PipeHandler extends ChannelInboundHandlerAdapter {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(PipeHandler.class);
+
+    private final Pipe pipe;
+    private final boolean acceptsSubscriptions;
+    private final Runnable onHandshake;
+
+    PipeHandler(Pipe pipe, boolean acceptsSubscriptions, Runnable onHandshake) {
+        this.pipe = pipe;
+        this.acceptsSubscriptions = acceptsSubscriptions;
+        this.onHandshake = onHandshake;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof ZmtpHandshakeSuccess) {
+            if (onHandshake != null) {
+                onHandshake.run();
+            }
+            pipe.onHandshake(ctx.channel(), (ZmtpHandshakeSuccess) evt);
+        }
+        ReferenceCountUtil.release(evt);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof ZmtpMessage) {
+            pipe.onInbound((ZmtpMessage) msg);
+        } else if (msg instanceof ZmtpCommand) {
+            ZmtpCommand c = (ZmtpCommand) msg;
+            boolean sub = c.is(ZmtpCommand.SUBSCRIBE);
+            if (acceptsSubscriptions && (sub || c.is(ZmtpCommand.CANCEL))) {
+                ByteBuf prefix = Unpooled.wrappedBuffer(new byte[] {(byte) (sub ? 1 : 0)});
+                ByteBuf body = Unpooled.wrappedBuffer(prefix, c.content().retain());
+                c.release();
+                pipe.onInbound(ZmtpMessage.wrap(body));
+            } else {
+                c.release();
+            }
+        } else {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        pipe.onWritable(ctx.channel());
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        pipe.onInactive(ctx.channel());
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        logger.debug("{} closing after error", ctx.channel(), cause);
+        ctx.close();
+    }
+}

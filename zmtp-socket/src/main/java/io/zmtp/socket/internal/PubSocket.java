@@ -1,0 +1,136 @@
+package io.zmtp.socket.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmqOption;
+
+import java.util.ArrayDeque;
+
+/**
+ * PUB and XPUB (rfc 29): messages go to every connected subscriber whose subscriptions match the first frame; a
+ * subscriber at its HWM misses the message (counted). Subscriptions arrive as SUBSCRIBE/CANCEL commands or
+ * {@code 01}/{@code 00}-prefixed messages, both seen here as messages. XPUB hands them to the application: a
+ * subscribe when a prefix gets its first subscriber (every one with XPUB_VERBOSE), a cancel when it loses its last
+ * (including when a subscriber disconnects); other messages from subscribers are delivered too. PUB ignores anything
+ * that isn't a subscription.
+ */
+public final class PubSocket extends SocketBase {
+    private final boolean xpub;
+    private final SubscriptionTrie<Pipe> trie = new SubscriptionTrie<>();
+    private final Distributor distributor = new Distributor();
+    private final ArrayDeque<ZmtpMessage> forApp = new ArrayDeque<>();
+
+    public PubSocket(SocketContext context, ZmtpSocketType type) {
+        super(context, type);
+        this.xpub = type == ZmtpSocketType.XPUB;
+    }
+
+    @Override
+    protected boolean acceptsSubscriptions() {
+        return true;
+    }
+
+    @Override
+    protected void xattach(Pipe pipe) {
+    }
+
+    @Override
+    protected void xdetach(Pipe pipe) {
+        xdisconnected(pipe);
+    }
+
+    @Override
+    protected void xdisconnected(Pipe pipe) {
+        processSubscriptions(pipe);
+        trie.removeOwner(pipe, xpub ? topic -> forApp.add(subscriptionMessage(0, topic)) : null);
+    }
+
+    private static ZmtpMessage subscriptionMessage(int kind, byte[] topic) {
+        ByteBuf b = Unpooled.buffer(1 + topic.length);
+        b.writeByte(kind).writeBytes(topic);
+        return ZmtpMessage.wrap(b);
+    }
+
+    private void processSubscriptions() {
+        for (Pipe p : pipes()) {
+            processSubscriptions(p);
+        }
+    }
+
+    private void processSubscriptions(Pipe p) {
+        ZmtpMessage m;
+        while ((m = p.poll()) != null) {
+            ByteBuf first = m.frame(0);
+            int kind = first.isReadable() ? first.getUnsignedByte(first.readerIndex()) : -1;
+            if (m.size() == 1 && (kind == 0 || kind == 1)) {
+                byte[] topic = ByteBufUtil.getBytes(first, first.readerIndex() + 1, first.readableBytes() - 1);
+                boolean report;
+                if (kind == 1) {
+                    report = trie.add(topic, p) || option(ZmqOption.XPUB_VERBOSE);
+                } else {
+                    report = trie.remove(topic, p);
+                }
+                if (xpub && report) {
+                    forApp.add(m);
+                    continue;
+                }
+                m.release();
+            } else if (xpub) {
+                forApp.add(m);
+            } else {
+                m.release();
+            }
+        }
+    }
+
+    @Override
+    protected boolean xsend(ZmtpMessage msg) {
+        processSubscriptions();
+        ByteBuf first = msg.frame(0);
+        distributor.send(msg, sink -> trie.match(first, sink));
+        return true;
+    }
+
+    @Override
+    protected void xcheckRecv() {
+        if (!xpub) {
+            throw new ZmqException.IllegalState("PUB can't receive");
+        }
+    }
+
+    @Override
+    protected ZmtpMessage xrecv() {
+        if (!xpub) {
+            return null;
+        }
+        processSubscriptions();
+        return forApp.poll();
+    }
+
+    @Override
+    protected boolean xhasOut() {
+        return true;
+    }
+
+    @Override
+    protected void xclose() {
+        ZmtpMessage m;
+        while ((m = forApp.poll()) != null) {
+            m.release();
+        }
+    }
+
+    @Override
+    public long droppedCount() {
+        lock.lock();
+        try {
+            return distributor.dropped();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.zmtp.socket.internal;
+
+import io.netty.buffer.Unpooled;
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqException;
+
+/**
+ * REQ (rfc 28): prepends the empty delimiter, load-balances requests, and then accepts a reply only from the pipe
+ * the request went to, only if it starts with the delimiter; anything else is discarded. Strict send/receive
+ * alternation.
+ */
+public final class ReqSocket extends SocketBase {
+    private final LoadBalancer lb = new LoadBalancer();
+    private Pipe current;
+    private boolean receiving;
+
+    public ReqSocket(SocketContext context) {
+        super(context, ZmtpSocketType.REQ);
+    }
+
+    @Override
+    protected void xattach(Pipe pipe) {
+        lb.add(pipe);
+    }
+
+    @Override
+    protected void xdetach(Pipe pipe) {
+        lb.remove(pipe);
+    }
+
+    @Override
+    protected boolean xsend(ZmtpMessage msg) {
+        if (receiving) {
+            throw new ZmqException.IllegalState("REQ must receive the reply before sending another request (EFSM)");
+        }
+        msg.addFirst(Unpooled.EMPTY_BUFFER);
+        Pipe p = lb.send(msg);
+        if (p == null) {
+            msg.removeFirst();
+            return false;
+        }
+        current = p;
+        receiving = true;
+        return true;
+    }
+
+    @Override
+    protected void xcheckRecv() {
+        if (!receiving) {
+            throw new ZmqException.IllegalState("REQ must send a request before receiving (EFSM)");
+        }
+    }
+
+    @Override
+    protected ZmtpMessage xrecv() {
+        for (Pipe p : pipes()) {
+            if (p != current) {
+                discardInput(p);
+            }
+        }
+        if (!receiving || current == null) {
+            return null;
+        }
+        ZmtpMessage m;
+        while ((m = current.poll()) != null) {
+            if (m.size() >= 2 && !m.frame(0).isReadable()) {
+                m.removeFirst().release();
+                receiving = false;
+                current = null;
+                return m;
+            }
+            m.release();
+        }
+        return null;
+    }
+
+    private static void discardInput(Pipe p) {
+        ZmtpMessage m;
+        while ((m = p.poll()) != null) {
+            m.release();
+        }
+    }
+
+    @Override
+    protected boolean xhasOut() {
+        return !receiving && lb.hasRoom();
+    }
+}

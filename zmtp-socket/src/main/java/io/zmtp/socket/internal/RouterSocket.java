@@ -1,0 +1,141 @@
+package io.zmtp.socket.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmqOption;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * ROUTER: each connected peer gets a routing id, the Identity it announced or, if none, 5 bytes {@code 00} + a u32
+ * counter (libzmq's scheme). Received messages get the id prepended; sent messages are routed by their first frame.
+ * A peer announcing an id already in use is ignored, unless ROUTER_HANDOVER, which moves the id to it and
+ * disconnects the old peer. Unroutable messages are dropped, or with ROUTER_MANDATORY throw
+ * {@link ZmqException.HostUnreachable}; a full peer drops, or with ROUTER_MANDATORY blocks.
+ */
+public final class RouterSocket extends SocketBase {
+    private final FairQueue fq = new FairQueue();
+    private final Map<ByteBuffer, Pipe> byId = new HashMap<>();
+    private int nextId = ThreadLocalRandom.current().nextInt();
+    private long dropped;
+
+    public RouterSocket(SocketContext context) {
+        super(context, ZmtpSocketType.ROUTER);
+    }
+
+    @Override
+    protected void xattach(Pipe pipe) {
+        fq.add(pipe);
+    }
+
+    @Override
+    protected void xdetach(Pipe pipe) {
+        fq.remove(pipe);
+        unmap(pipe);
+    }
+
+    @Override
+    protected void xconnected(Pipe pipe) {
+        byte[] id = pipe.peerIdentity();
+        if (id.length == 0) {
+            int n = nextId++;
+            id = new byte[] {0, (byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n};
+        }
+        ByteBuffer key = ByteBuffer.wrap(id);
+        Pipe existing = byId.get(key);
+        if (existing != null && existing != pipe) {
+            if (!option(ZmqOption.ROUTER_HANDOVER)) {
+                pipe.routingId(null);
+                pipe.routable(false);
+                return;
+            }
+            existing.routable(false);
+            existing.routingId(null);
+            if (existing.channel() != null) {
+                existing.channel().close();
+            }
+        }
+        pipe.routingId(id);
+        pipe.routable(true);
+        byId.put(key, pipe);
+    }
+
+    @Override
+    protected void xdisconnected(Pipe pipe) {
+        unmap(pipe);
+        pipe.routable(false);
+    }
+
+    private void unmap(Pipe pipe) {
+        byte[] id = pipe.routingId();
+        if (id != null) {
+            byId.remove(ByteBuffer.wrap(id), pipe);
+        }
+    }
+
+    @Override
+    protected ZmtpMessage xrecv() {
+        ZmtpMessage m;
+        while ((m = fq.recv()) != null) {
+            byte[] id = fq.lastPipe().routingId();
+            if (id == null) {
+                // A peer whose id duplicates another's: its messages are never delivered (libzmq).
+                m.release();
+                continue;
+            }
+            m.addFirst(Unpooled.wrappedBuffer(id.clone()));
+            return m;
+        }
+        return null;
+    }
+
+    @Override
+    protected boolean xsend(ZmtpMessage msg) {
+        boolean mandatory = option(ZmqOption.ROUTER_MANDATORY);
+        ByteBuf idFrame = msg.frame(0);
+        Pipe p = byId.get(ByteBuffer.wrap(ByteBufUtil.getBytes(idFrame)));
+        if (p == null || !p.isActive() || msg.size() < 2) {
+            if (mandatory) {
+                throw new ZmqException.HostUnreachable("no peer with routing id "
+                        + ByteBufUtil.hexDump(idFrame) + " (EHOSTUNREACH)");
+            }
+            dropped++;
+            msg.release();
+            return true;
+        }
+        if (!p.hasRoom()) {
+            if (mandatory) {
+                return false;
+            }
+            dropped++;
+            p.countDrop();
+            msg.release();
+            return true;
+        }
+        msg.removeFirst().release();
+        p.offer(msg);
+        return true;
+    }
+
+    @Override
+    protected boolean xhasOut() {
+        return true;
+    }
+
+    @Override
+    public long droppedCount() {
+        lock.lock();
+        try {
+            return dropped;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

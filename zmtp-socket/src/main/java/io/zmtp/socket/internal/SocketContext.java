@@ -1,0 +1,62 @@
+package io.zmtp.socket.internal;
+
+import io.netty.channel.EventLoopGroup;
+import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.transport.Transport;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+
+/** What sockets need from their context: the event loops, transports, the async executor, the linger cap. */
+public final class SocketContext {
+    private final EventLoopGroup group;
+    private final Map<String, Transport> transports = new ConcurrentHashMap<>();
+    private final ExecutorService asyncExecutor;
+    private final long lingerCapMillis;
+    private final Set<SocketBase> sockets = ConcurrentHashMap.newKeySet();
+
+    public SocketContext(EventLoopGroup group, ExecutorService asyncExecutor, long lingerCapMillis,
+                         Transport... transports) {
+        this.group = group;
+        this.asyncExecutor = asyncExecutor;
+        this.lingerCapMillis = lingerCapMillis;
+        for (Transport t : transports) {
+            this.transports.put(t.scheme(), t);
+        }
+    }
+
+    public EventLoopGroup group() {
+        return group;
+    }
+
+    public Transport transport(String scheme) {
+        Transport t = transports.get(scheme);
+        if (t == null) {
+            throw new ZmqException.Endpoint("transport " + scheme + ":// not supported (supported: "
+                    + transports.keySet() + ")");
+        }
+        return t;
+    }
+
+    public ExecutorService asyncExecutor() {
+        return asyncExecutor;
+    }
+
+    public long lingerCapMillis() {
+        return lingerCapMillis;
+    }
+
+    void register(SocketBase socket) {
+        sockets.add(socket);
+    }
+
+    void unregister(SocketBase socket) {
+        sockets.remove(socket);
+    }
+
+    public Set<SocketBase> sockets() {
+        return sockets;
+    }
+}

@@ -1,0 +1,125 @@
+package io.zmtp.socket.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.zmtp.codec.ZmtpCommand;
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqException;
+
+import java.util.List;
+
+/**
+ * SUB and XSUB (rfc 29): fair-queue from publishers and keep only messages whose first frame matches a
+ * subscription (filtering happens at the publisher too; this covers ZMTP 1.0 publishers). SUB subscribes through the
+ * SUBSCRIBE/UNSUBSCRIBE options, XSUB through {@code 01}/{@code 00}-prefixed messages; either way each publisher is
+ * sent SUBSCRIBE when a prefix gets its first subscription and CANCEL when it loses its last (the codec turns these
+ * into messages for pre-3.1 peers), and a publisher that (re)connects gets the whole set. XSUB forwards other
+ * messages to every publisher.
+ */
+public final class SubSocket extends SocketBase {
+    private static final Object SELF = new Object();
+
+    private final boolean xsub;
+    private final FairQueue fq = new FairQueue();
+    private final SubscriptionTrie<Object> filter = new SubscriptionTrie<>();
+    private final Distributor distributor = new Distributor();
+    private volatile List<byte[]> snapshot = List.of();
+
+    public SubSocket(SocketContext context, ZmtpSocketType type) {
+        super(context, type);
+        this.xsub = type == ZmtpSocketType.XSUB;
+    }
+
+    @Override
+    protected void xattach(Pipe pipe) {
+        fq.add(pipe);
+    }
+
+    @Override
+    protected void xdetach(Pipe pipe) {
+        fq.remove(pipe);
+    }
+
+    @Override
+    public void writeSubscriptions(Pipe pipe) {
+        // I/O thread, on (re)connection, before anything queued.
+        Channel ch = pipe.channel();
+        List<byte[]> topics = snapshot;
+        if (ch == null || topics.isEmpty()) {
+            return;
+        }
+        for (byte[] topic : topics) {
+            ch.write(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)), ch.voidPromise());
+        }
+        ch.flush();
+    }
+
+    @Override
+    protected void xsubscribe(byte[] topic, boolean subscribe) {
+        if (xsub) {
+            super.xsubscribe(topic, subscribe);
+        }
+        changeSubscription(topic, subscribe);
+    }
+
+    private void changeSubscription(byte[] topic, boolean subscribe) {
+        boolean changed = subscribe ? filter.add(topic, SELF) : filter.remove(topic, SELF);
+        if (!changed) {
+            return;
+        }
+        snapshot = List.copyOf(filter.prefixes());
+        for (Pipe p : pipes()) {
+            if (p.isActive()) {
+                ByteBuf t = Unpooled.wrappedBuffer(topic.clone());
+                p.write(subscribe ? ZmtpCommand.subscribe(t) : ZmtpCommand.cancel(t));
+            }
+        }
+    }
+
+    @Override
+    protected boolean xsend(ZmtpMessage msg) {
+        if (!xsub) {
+            throw new ZmqException.IllegalState("SUB can't send; use the SUBSCRIBE option");
+        }
+        ByteBuf first = msg.frame(0);
+        int kind = first.isReadable() ? first.getUnsignedByte(first.readerIndex()) : -1;
+        if (msg.size() == 1 && (kind == 0 || kind == 1)) {
+            byte[] topic = ByteBufUtil.getBytes(first, first.readerIndex() + 1, first.readableBytes() - 1);
+            msg.release();
+            changeSubscription(topic, kind == 1);
+            return true;
+        }
+        distributor.send(msg, sink -> pipes().forEach(sink));
+        return true;
+    }
+
+    @Override
+    protected ZmtpMessage xrecv() {
+        ZmtpMessage m;
+        while ((m = fq.recv()) != null) {
+            if (filter.matches(m.frame(0))) {
+                return m;
+            }
+            m.release();
+        }
+        return null;
+    }
+
+    @Override
+    protected boolean xhasOut() {
+        return xsub;
+    }
+
+    @Override
+    public long droppedCount() {
+        lock.lock();
+        try {
+            return distributor.dropped();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.zmtp.socket.transport;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoop;
+
+/**
+ * Builds channels for one endpoint scheme. Transports differ only in channel class and address; the pipeline
+ * ({@code ZmtpHandler} then the socket's handler) is the same and comes in as an initializer. tcp is the one so far;
+ * ipc (unix domain sockets) and inproc (Netty {@code LocalChannel}) plug in here.
+ */
+public interface Transport {
+    /** The endpoint scheme, e.g. {@code tcp}. */
+    String scheme();
+
+    /** Binds a listener; {@code childInitializer} sets up each accepted connection. */
+    ChannelFuture bind(Endpoint endpoint, ChannelInitializer<Channel> childInitializer);
+
+    /** Starts one connection attempt on {@code loop}. */
+    ChannelFuture connect(Endpoint endpoint, EventLoop loop, ChannelInitializer<Channel> initializer);
+
+    /** The endpoint as it is really bound (the actual port for {@code *}). */
+    String boundEndpoint(Endpoint requested, Channel serverChannel);
+}

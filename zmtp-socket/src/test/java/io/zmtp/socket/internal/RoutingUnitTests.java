@@ -1,0 +1,213 @@
+package io.zmtp.socket.internal;
+
+import io.netty.buffer.Unpooled;
+import io.zmtp.codec.ZmtpMessage;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Routing strategies on pipes with no connection. */
+class RoutingUnitTests {
+    private static final PipeListener NO_OP = new PipeListener() {
+        @Override
+        public boolean pipeConnected(Pipe pipe) {
+            return true;
+        }
+
+        @Override
+        public void pipeDisconnected(Pipe pipe) {
+        }
+
+        @Override
+        public void pipeActivity(Pipe pipe) {
+        }
+    };
+
+    private static Pipe pipe(int sndHwm) {
+        // A connecting pipe with no connection yet queues up to its HWM, which is all a strategy needs.
+        return new Pipe(NO_OP, true, "test://", sndHwm, 1000);
+    }
+
+    private static List<String> drainOut(Pipe p) {
+        List<String> out = new ArrayList<>();
+        Object o;
+        while ((o = p.pollOutbound()) != null) {
+            ZmtpMessage m = (ZmtpMessage) o;
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < m.size(); i++) {
+                sb.append(i > 0 ? "|" : "").append(m.frameString(i));
+            }
+            out.add(sb.toString());
+            m.release();
+        }
+        return out;
+    }
+
+    @Test
+    void loadBalancerRoundRobinsWholeMessages() {
+        LoadBalancer lb = new LoadBalancer();
+        Pipe a = pipe(10);
+        Pipe b = pipe(10);
+        Pipe c = pipe(10);
+        lb.add(a);
+        lb.add(b);
+        lb.add(c);
+        for (int i = 0; i < 6; i++) {
+            assertThat(lb.send(ZmtpMessage.of("m" + i, "part2"))).isNotNull();
+        }
+        assertThat(drainOut(a)).containsExactly("m0|part2", "m3|part2");
+        assertThat(drainOut(b)).containsExactly("m1|part2", "m4|part2");
+        assertThat(drainOut(c)).containsExactly("m2|part2", "m5|part2");
+    }
+
+    @Test
+    void loadBalancerSkipsFullPipesAndReportsWhenAllAreFull() {
+        LoadBalancer lb = new LoadBalancer();
+        Pipe a = pipe(1);
+        Pipe b = pipe(3);
+        lb.add(a);
+        lb.add(b);
+        for (int i = 0; i < 4; i++) {
+            assertThat(lb.send(ZmtpMessage.of("m" + i))).isNotNull();
+        }
+        assertThat(lb.hasRoom()).isFalse();
+        ZmtpMessage refused = ZmtpMessage.of("x");
+        assertThat(lb.send(refused)).isNull();
+        assertThat(refused.refCnt()).isEqualTo(1);
+        refused.release();
+        assertThat(drainOut(a)).containsExactly("m0");
+        assertThat(drainOut(b)).containsExactly("m1", "m2", "m3");
+    }
+
+    @Test
+    void loadBalancerWithNoPipeRefuses() {
+        LoadBalancer lb = new LoadBalancer();
+        ZmtpMessage m = ZmtpMessage.of("x");
+        assertThat(lb.send(m)).isNull();
+        m.release();
+    }
+
+    @Test
+    void fairQueueTakesOneMessageFromEachPipeInTurn() {
+        FairQueue fq = new FairQueue();
+        Pipe a = pipe(10);
+        Pipe b = pipe(10);
+        Pipe c = pipe(10);
+        fq.add(a);
+        fq.add(b);
+        fq.add(c);
+        for (int i = 0; i < 3; i++) {
+            a.onInbound(ZmtpMessage.of("a" + i));
+        }
+        b.onInbound(ZmtpMessage.of("b0"));
+        c.onInbound(ZmtpMessage.of("c0", "more"));
+        List<String> got = new ArrayList<>();
+        ZmtpMessage m;
+        while ((m = fq.recv()) != null) {
+            got.add(m.frameString(0) + "/" + m.size());
+            m.release();
+        }
+        assertThat(got).containsExactly("a0/1", "b0/1", "c0/2", "a1/1", "a2/1");
+        assertThat(fq.hasInput()).isFalse();
+    }
+
+    @Test
+    void fairQueueRemembersWhereTheMessageCameFrom() {
+        FairQueue fq = new FairQueue();
+        Pipe a = pipe(10);
+        Pipe b = pipe(10);
+        fq.add(a);
+        fq.add(b);
+        b.onInbound(ZmtpMessage.of("x"));
+        ZmtpMessage m = fq.recv();
+        assertThat(fq.lastPipe()).isSameAs(b);
+        m.release();
+    }
+
+    @Test
+    void distributorSkipsPipesWithoutAConnectionAndReleasesTheMessage() {
+        Distributor d = new Distributor();
+        Pipe a = pipe(1);
+        Pipe b = pipe(10);
+        ZmtpMessage m = ZmtpMessage.of("t");
+        assertThat(d.send(m, sink -> List.of(a, b).forEach(sink))).isZero();
+        assertThat(m.refCnt()).isZero();
+        assertThat(a.outDepth()).isZero();
+        assertThat(d.dropped()).isZero();
+    }
+
+    @Test
+    void sharedCopiesHaveTheirOwnIndexes() {
+        ZmtpMessage m = ZmtpMessage.of("hello", "world");
+        ZmtpMessage copy = Distributor.share(m);
+        copy.frame(0).skipBytes(2);
+        assertThat(m.frameString(0)).isEqualTo("hello");
+        assertThat(copy.frameString(0)).isEqualTo("llo");
+        m.release();
+        assertThat(copy.frameString(1)).isEqualTo("world");
+        copy.release();
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static List<String> match(SubscriptionTrie<String> t, String data) {
+        List<String> out = new ArrayList<>();
+        t.match(Unpooled.wrappedBuffer(b(data)), out::add);
+        return out;
+    }
+
+    @Test
+    void trieMatchesByPrefixOncePerOwner() {
+        SubscriptionTrie<String> t = new SubscriptionTrie<>();
+        assertThat(t.add(b("A"), "p1")).isTrue();
+        assertThat(t.add(b("AB"), "p1")).isTrue();
+        assertThat(t.add(b("AB"), "p2")).isFalse();
+        assertThat(t.add(b("B"), "p3")).isTrue();
+        assertThat(match(t, "ABC")).containsExactlyInAnyOrder("p1", "p2");
+        assertThat(match(t, "A")).containsExactly("p1");
+        assertThat(match(t, "BA")).containsExactly("p3");
+        assertThat(match(t, "C")).isEmpty();
+        assertThat(match(t, "")).isEmpty();
+    }
+
+    @Test
+    void emptySubscriptionMatchesEverything() {
+        SubscriptionTrie<String> t = new SubscriptionTrie<>();
+        t.add(new byte[0], "p");
+        assertThat(match(t, "")).containsExactly("p");
+        assertThat(match(t, "anything")).containsExactly("p");
+        assertThat(t.matches(Unpooled.wrappedBuffer(b("x")))).isTrue();
+    }
+
+    @Test
+    void subscriptionsAreCounted() {
+        SubscriptionTrie<String> t = new SubscriptionTrie<>();
+        t.add(b("A"), "p");
+        t.add(b("A"), "p");
+        assertThat(t.remove(b("A"), "p")).isFalse();
+        assertThat(match(t, "A1")).containsExactly("p");
+        assertThat(t.remove(b("A"), "p")).isTrue();
+        assertThat(match(t, "A1")).isEmpty();
+        assertThat(t.remove(b("A"), "p")).isFalse();
+        assertThat(t.prefixes()).isEmpty();
+    }
+
+    @Test
+    void removingAnOwnerReportsPrefixesLeftUnused() {
+        SubscriptionTrie<String> t = new SubscriptionTrie<>();
+        t.add(b("A"), "p1");
+        t.add(b("AB"), "p1");
+        t.add(b("AB"), "p2");
+        List<String> unused = new ArrayList<>();
+        t.removeOwner("p1", topic -> unused.add(new String(topic, StandardCharsets.UTF_8)));
+        assertThat(unused).containsExactly("A");
+        assertThat(match(t, "ABC")).containsExactly("p2");
+        assertThat(t.count(b("AB"))).isEqualTo(1);
+    }
+}
