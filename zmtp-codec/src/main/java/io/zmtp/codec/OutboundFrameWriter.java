@@ -20,6 +20,8 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
     private ByteBufAllocator alloc;
     private ByteBuf out;
     private CompositeByteBuf composite;
+    /** Composite components holding whole earlier messages; those after them belong to the message being written. */
+    private int committedComponents;
     private int messageStart;
 
     OutboundFrameWriter(ZmtpVersion version) {
@@ -29,6 +31,9 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
     /** Starts a message of about {@code estimatedSize} bytes, appending to the current batch. */
     void begin(ByteBufAllocator alloc, int estimatedSize) {
         this.alloc = alloc;
+        if (composite != null) {
+            committedComponents = composite.numComponents();
+        }
         if (out == null) {
             out = alloc.ioBuffer(Math.max(estimatedSize, 256));
         } else {
@@ -40,9 +45,13 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
     /** Drops the bytes of a message whose encoding failed; earlier messages of the batch stay. */
     void rollback() {
         if (composite != null) {
-            // A large frame was already handed to the composite: the partial message can't be cut out of it.
-            composite.release();
-            composite = null;
+            // Components from committedComponents on belong to the failed message only.
+            int n = composite.numComponents() - committedComponents;
+            if (n > 0) {
+                composite.removeComponents(committedComponents, n);
+                // removeComponents leaves the writer index where it was; the batch ends where its components do.
+                composite.writerIndex(composite.capacity());
+            }
             if (out != null) {
                 out.release();
                 out = null;
@@ -64,20 +73,21 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
         ByteBuf result;
         if (composite == null) {
             result = out;
-            if (result != null && !result.isReadable()) {
-                result.release();
-                result = null;
-            }
         } else {
-            if (out.isReadable()) {
+            if (out != null && out.isReadable()) {
                 composite.addComponent(true, out);
-            } else {
+            } else if (out != null) {
                 out.release();
             }
             result = composite;
         }
+        if (result != null && !result.isReadable()) {
+            result.release();
+            result = null;
+        }
         out = null;
         composite = null;
+        committedComponents = 0;
         return result;
     }
 
@@ -100,6 +110,15 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
         }
         if (composite == null) {
             composite = alloc.compositeBuffer(Integer.MAX_VALUE);
+            if (messageStart > out.readerIndex()) {
+                // Earlier messages get a component of their own, so a failure later in this one can cut it off.
+                ByteBuf current = alloc.ioBuffer(out.writerIndex() - messageStart + 64);
+                current.writeBytes(out, messageStart, out.writerIndex() - messageStart);
+                out.writerIndex(messageStart);
+                composite.addComponent(true, out);
+                committedComponents = 1;
+                out = current;
+            }
         }
         composite.addComponent(true, out);
         composite.addComponent(true, content.retainedSlice());

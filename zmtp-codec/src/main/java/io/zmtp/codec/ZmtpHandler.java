@@ -245,7 +245,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
     }
 
     private boolean peerIsZmtp10(ChannelHandlerContext ctx) {
-        if (mode == Mode.ZMTP20_ONLY || !config.acceptedVersions().contains(ZmtpVersion.ZMTP_10)) {
+        if (mode == Mode.ZMTP20_ONLY || !acceptsLegacy(ZmtpVersion.ZMTP_10)) {
             throw refused(ZmtpVersion.ZMTP_10);
         }
         // Our signature was the header of a long identity frame; its body completes it.
@@ -255,6 +255,11 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         }
         state = State.ZMTP10_IDENTITY;
         return true;
+    }
+
+    /** 1.0 and 2.0 have no security: accepted only if configured and our mechanism is NULL (rfc 23 downgrade). */
+    private boolean acceptsLegacy(ZmtpVersion version) {
+        return config.acceptedVersions().contains(version) && NullMechanism.NAME.equals(config.mechanism().name());
     }
 
     private ZmtpHandshakeException refused(ZmtpVersion peerVersion) {
@@ -277,7 +282,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
                     "peer announced protocol revision 0, which no ZMTP version uses after a versioned signature");
         }
         if (revision == 1) {
-            if (!config.acceptedVersions().contains(ZmtpVersion.ZMTP_20)) {
+            if (!acceptsLegacy(ZmtpVersion.ZMTP_20)) {
                 throw refused(ZmtpVersion.ZMTP_20);
             }
             ByteBuf rest = ctx.alloc().buffer(1 + 2 + config.identityLength());
@@ -445,7 +450,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
             throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
                     "not a ZMTP greeting: first frame length " + length + ", flags 0x" + Integer.toHexString(flags));
         }
-        if (!config.acceptedVersions().contains(ZmtpVersion.ZMTP_10)) {
+        if (!acceptsLegacy(ZmtpVersion.ZMTP_10)) {
             throw refused(ZmtpVersion.ZMTP_10);
         }
         if (readable < headerLength + length - 1) {

@@ -72,7 +72,13 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
 
     private void onPing(ChannelHandlerContext ctx, ByteBuf body) {
         if (body.readableBytes() < 2) {
-            throw new ZmtpCodecException("PING body of " + body.readableBytes() + " bytes (expected: >= 2)");
+            // Like the frame decoder's protocol errors: close with an event, don't throw at the application.
+            ZmtpCodecException cause = new ZmtpCodecException("PING body of " + body.readableBytes()
+                    + " bytes (expected: >= 2)");
+            logger.warn("closing connection to {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
+            ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(), cause));
+            ctx.close();
+            return;
         }
         int ttl = body.readUnsignedShort();
         int contextLength = Math.min(body.readableBytes(), ZmtpConstants.MAX_PING_CONTEXT_LENGTH);

@@ -14,10 +14,10 @@ import java.util.List;
 /**
  * SUB and XSUB (rfc 29): fair-queue from publishers and keep only messages whose first frame matches a
  * subscription (filtering happens at the publisher too; this covers ZMTP 1.0 publishers). SUB subscribes through the
- * SUBSCRIBE/UNSUBSCRIBE options, XSUB through {@code 01}/{@code 00}-prefixed messages; either way each publisher is
- * sent SUBSCRIBE when a prefix gets its first subscription and CANCEL when it loses its last (the codec turns these
- * into messages for pre-3.1 peers), and a publisher that (re)connects gets the whole set. XSUB forwards other
- * messages to every publisher.
+ * SUBSCRIBE/UNSUBSCRIBE options, XSUB through {@code 01}/{@code 00}-prefixed messages. SUB sends each publisher
+ * SUBSCRIBE when a prefix gets its first subscription and CANCEL when it loses its last (the codec turns these into
+ * messages for pre-3.1 peers); XSUB forwards the application's subscription messages, and any other message, to every
+ * publisher as they are. A publisher that (re)connects gets the whole set.
  */
 public final class SubSocket extends SocketBase {
     private static final Object SELF = new Object();
@@ -87,10 +87,13 @@ public final class SubSocket extends SocketBase {
         ByteBuf first = msg.frame(0);
         int kind = first.isReadable() ? first.getUnsignedByte(first.readerIndex()) : -1;
         if (msg.size() == 1 && (kind == 0 || kind == 1)) {
+            // Like libzmq's XSUB: remember it for publishers that connect later, and forward the application's
+            // message as it is, a message even to 3.1 peers, every time (a proxy's XPUB_VERBOSE relies on that).
             byte[] topic = ByteBufUtil.getBytes(first, first.readerIndex() + 1, first.readableBytes() - 1);
-            msg.release();
-            changeSubscription(topic, kind == 1);
-            return true;
+            boolean changed = kind == 1 ? filter.add(topic, SELF) : filter.remove(topic, SELF);
+            if (changed) {
+                snapshot = List.copyOf(filter.prefixes());
+            }
         }
         distributor.send(msg, sink -> pipes().forEach(sink));
         return true;

@@ -1,0 +1,148 @@
+package io.zmtp.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.zmtp.codec.Wire.ascii;
+import static io.zmtp.codec.Wire.concat;
+import static io.zmtp.codec.Wire.hex;
+import static io.zmtp.codec.Wire.message;
+import static io.zmtp.codec.ZmtpSocketType.DEALER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Application types read and written without ZmtpMessage, through ZmtpMessageDecoder and ZmtpMessageEncoder. */
+class ZmtpCodecSpiTest {
+
+    /** An application type: a stock quote, sent as [symbol, 8-byte price]. */
+    static final class Quote {
+        final String symbol;
+        final long price;
+
+        Quote(String symbol, long price) {
+            this.symbol = symbol;
+            this.price = price;
+        }
+    }
+
+    static final class QuoteEncoder implements ZmtpMessageEncoder<Quote> {
+        @Override
+        public Class<Quote> messageType() {
+            return Quote.class;
+        }
+
+        @Override
+        public void encode(Quote q, ZmtpFrameWriter writer) {
+            writer.writeFrame(ascii(q.symbol), true);
+            if (q.price < 0) {
+                throw new IllegalArgumentException("negative price");
+            }
+            writer.beginFrame(8, false).writeLong(q.price);
+        }
+
+        @Override
+        public int estimateSize(Quote q) {
+            return 2 + q.symbol.length() + 2 + 8;
+        }
+    }
+
+    /** Reads each message as a list of strings, straight from the frames. */
+    static final class StringListDecoder implements ZmtpMessageDecoder {
+        private List<String> frames = new ArrayList<>();
+        int discarded;
+
+        @Override
+        public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
+            frames.add(in.readCharSequence(length, StandardCharsets.UTF_8).toString());
+            if (!more) {
+                out.add(frames);
+                frames = new ArrayList<>();
+            }
+        }
+
+        @Override
+        public void discard() {
+            discarded++;
+            frames.clear();
+        }
+    }
+
+    @Test
+    void shouldWriteApplicationTypeThroughCustomEncoder() {
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageEncoder(new QuoteEncoder()).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            assertThat(p.write(new Quote("ACME", 0x0102030405060708L)).isSuccess()).isTrue();
+            p.write(ZmtpMessage.of("plain")); // ZmtpMessages still work
+            assertThat(hex(p.outbound())).isEqualTo(hex(concat(hex("01 04"), ascii("ACME"),
+                    hex("00 08 01 02 03 04 05 06 07 08"), message(ascii("plain")))));
+        }
+    }
+
+    @Test
+    void shouldFailOnlyTheWriteWhoseEncodingThrowsAndKeepTheBatch() {
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageEncoder(new QuoteEncoder()).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            ChannelFuture good = p.channel.write(new Quote("A", 1));
+            ChannelFuture bad = p.channel.write(new Quote("B", -1));
+            ChannelFuture after = p.channel.write(new Quote("C", 3));
+            p.channel.flush();
+            assertThat(bad.cause()).hasMessage("negative price");
+            assertThat(good.isSuccess()).isTrue();
+            assertThat(after.isSuccess()).isTrue();
+            assertThat(hex(p.outbound())).isEqualTo(hex(concat(hex("01 01 41 00 08 00 00 00 00 00 00 00 01"),
+                    hex("01 01 43 00 08 00 00 00 00 00 00 00 03"))));
+            assertThat(p.channel.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldReadApplicationTypeThroughCustomDecoder() {
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageDecoder(StringListDecoder::new).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            p.feed(concat(message(ascii("a"), ascii(""), ascii("ccc")), Wire.command("X", ascii("1")),
+                    message(ascii("d"))));
+            assertThat(p.inbound).hasSize(3);
+            assertThat(p.inbound.get(0)).isEqualTo(List.of("a", "", "ccc"));
+            assertThat(p.inbound.get(1)).isInstanceOf(ZmtpCommand.class); // commands bypass message decoders
+            assertThat(p.inbound.get(2)).isEqualTo(List.of("d"));
+        }
+    }
+
+    @Test
+    void shouldDiscardPartialMessageOfCustomDecoderOnProtocolError() {
+        StringListDecoder decoder = new StringListDecoder();
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageDecoder(() -> decoder).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            p.feed(Wire.frame(1, ascii("part")), hex("08 00"));
+            assertThat(p.protocolError()).isNotNull();
+            assertThat(decoder.discarded).isPositive();
+            assertThat(decoder.frames).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldCloseWhenCustomDecoderConsumesWrongLength() {
+        ZmtpMessageDecoder sloppy = new ZmtpMessageDecoder() {
+            @Override
+            public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more,
+                                    List<Object> out) {
+                in.skipBytes(Math.max(0, length - 1));
+            }
+
+            @Override
+            public void discard() {
+            }
+        };
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageDecoder(() -> sloppy).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            p.feed(message(ascii("abc")));
+            assertThat(p.protocolError().cause()).isInstanceOf(ZmtpCodecException.class);
+            assertThat(p.channel.isOpen()).isFalse();
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.zmtp.codec;
+
+import org.junit.jupiter.api.Test;
+
+import static io.zmtp.codec.Wire.ascii;
+import static io.zmtp.codec.Wire.command;
+import static io.zmtp.codec.Wire.concat;
+import static io.zmtp.codec.Wire.hex;
+import static io.zmtp.codec.Wire.message;
+import static io.zmtp.codec.ZmtpSocketType.DEALER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** ZMTP 3.1 heartbeats, driven with EmbeddedChannel's virtual time (frozen, advanced by hand). */
+class ZmtpHeartbeatTest {
+
+    private static ZmtpConfig.Builder dealer() {
+        return ZmtpConfig.builder(DEALER);
+    }
+
+    private static byte[] ping(int ttl, byte[] context) {
+        return command("PING", concat(new byte[] {(byte) (ttl >> 8), (byte) ttl}, context));
+    }
+
+    @Test
+    void shouldAnswerPingWithPongEchoingContext() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            p.feed(hex("04 0f 04 50 49 4e 47 00 00 63 74 78 2d 31 32 33 34"));
+            assertThat(p.outbound()).isEqualTo(hex("04 0d 04 50 4f 4e 47 63 74 78 2d 31 32 33 34"));
+        }
+    }
+
+    @Test
+    void shouldTruncatePongContextTo16Bytes() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            p.feed(ping(0, ascii("0123456789abcdefXYZW")));
+            assertThat(p.outbound()).isEqualTo(command("PONG", ascii("0123456789abcdef")));
+        }
+    }
+
+    @Test
+    void shouldAnswerPingWithoutContextWithEmptyPong() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            p.feed(ping(25, new byte[0]));
+            assertThat(p.outbound()).isEqualTo(hex("04 05 04 50 4f 4e 47"));
+        }
+    }
+
+    @Test
+    void shouldNotDeliverPingOrPongToApplication() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            p.feed(concat(ping(0, ascii("c")), command("PONG", ascii("c")), message(ascii("after"))));
+            assertThat(p.log()).containsExactly("msg[6166746572]");
+        }
+    }
+
+    @Test
+    void shouldSendPingWithTtlEveryInterval() {
+        ZmtpConfig config = dealer().heartbeatIntervalMillis(300).heartbeatTtlMillis(2500)
+                .heartbeatTimeoutMillis(5000).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            p.advance(299);
+            assertThat(p.outbound()).isEmpty();
+            p.advance(1);
+            // Vector f: 04 07 04 PING, ttl 25 deciseconds, no context.
+            assertThat(p.outbound()).isEqualTo(hex("04 07 04 50 49 4e 47 00 19"));
+            p.feed(message(ascii("traffic")));
+            p.advance(300);
+            assertThat(p.outbound()).isEqualTo(hex("04 07 04 50 49 4e 47 00 19"));
+            assertThat(p.log()).containsExactly("msg[74726166666963]");
+        }
+    }
+
+    @Test
+    void shouldSendNoPingsWithoutInterval() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            p.advance(3_600_000);
+            assertThat(p.outbound()).isEmpty();
+            assertThat(p.channel.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldSendNoPingsToZmtp30Peer() {
+        try (TestPeer p = TestPeer.handshaken(dealer().heartbeatIntervalMillis(100).build(), DEALER, 0)) {
+            p.advance(1000);
+            assertThat(p.outbound()).isEmpty();
+            assertThat(p.channel.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldCloseWhenNothingArrivesWithinTimeoutAfterPing() {
+        ZmtpConfig config = dealer().heartbeatIntervalMillis(1000).heartbeatTimeoutMillis(1500).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            p.advance(1000); // PING; timeout due at 2500
+            p.advance(1499);
+            assertThat(p.channel.isOpen()).isTrue();
+            p.advance(1);
+            assertThat(p.channel.isOpen()).isFalse();
+            assertThat(p.protocolError().cause().getMessage()).contains("heartbeat expired");
+        }
+    }
+
+    @Test
+    void shouldKeepConnectionWhileTrafficArrivesAfterPings() {
+        ZmtpConfig config = dealer().heartbeatIntervalMillis(1000).heartbeatTimeoutMillis(1500).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            p.advance(1000); // PING #1; timeout would fire at 2500
+            p.feed(command("PONG", new byte[0])); // traffic cancels it
+            p.advance(1000); // PING #2 at 2000; new timeout at 3500
+            p.advance(1000); // PING #3 at 3000; timeout already running
+            assertThat(p.channel.isOpen()).isTrue();
+            p.advance(500);
+            assertThat(p.channel.isOpen()).isFalse();
+            assertThat(p.inbound(ZmtpProtocolError.class)).hasSize(1);
+        }
+    }
+
+    @Test
+    void shouldCloseWhenPeerIsSilentForItsPingTtl() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            p.feed(ping(10, new byte[0])); // ttl 1 s
+            p.advance(999);
+            assertThat(p.channel.isOpen()).isTrue();
+            p.advance(1);
+            assertThat(p.channel.isOpen()).isFalse();
+            assertThat(p.protocolError().cause().getMessage()).contains("TTL");
+        }
+    }
+
+    @Test
+    void shouldNotCloseOnPingTtlWhileTrafficArrives() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            p.feed(ping(10, new byte[0]));
+            p.advance(900);
+            p.feed(message(ascii("x")));
+            p.advance(900);
+            assertThat(p.channel.isOpen()).isTrue();
+        }
+    }
+}
