@@ -297,7 +297,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
             throw refused(ZmtpVersion.ZMTP_31);
         }
         ByteBuf rest = ctx.alloc().buffer(ZmtpConstants.GREETING_LENGTH - 11);
-        rest.writeByte(ZmtpVersion.ZMTP_31.minor());
+        rest.writeByte(ownMinorVersion());
         byte[] name = mechanism.name().getBytes(StandardCharsets.US_ASCII);
         rest.writeBytes(name);
         rest.writeZero(ZmtpConstants.MECHANISM_LENGTH - name.length);
@@ -308,6 +308,11 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         return true;
     }
 
+    /** We announce 3.1 unless configured to speak only 3.0. */
+    private int ownMinorVersion() {
+        return config.acceptedVersions().contains(ZmtpVersion.ZMTP_31) ? 1 : 0;
+    }
+
     private boolean readGreeting(ChannelHandlerContext ctx, ByteBuf in) {
         if (in.readableBytes() < ZmtpConstants.GREETING_LENGTH) {
             return false;
@@ -316,7 +321,8 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         int major = in.getUnsignedByte(r + 10);
         int minor = in.getUnsignedByte(r + 11);
         // A 3.1 peer must accept later versions and talk 3.1 to them; a 3.0 peer gets 3.0.
-        ZmtpVersion version = major == 3 && minor == 0 ? ZmtpVersion.ZMTP_30 : ZmtpVersion.ZMTP_31;
+        ZmtpVersion version = (major == 3 && minor == 0) || ownMinorVersion() == 0
+                ? ZmtpVersion.ZMTP_30 : ZmtpVersion.ZMTP_31;
         if (!config.acceptedVersions().contains(version)) {
             throw refused(version);
         }
@@ -498,7 +504,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         if (peerType == null) {
             throw incompatible("code 0x" + Integer.toHexString(typeCode));
         }
-        if (!config.socketType().isCompatibleWith(peerType)) {
+        if (!config.socketType().isCompatibleWith(peerType) && !isSwappedPubSubCode(peerType)) {
             throw incompatible(peerType.name());
         }
         in.skipBytes(12 + headerLength);
@@ -507,6 +513,32 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         complete(ctx, ZmtpVersion.ZMTP_20,
                 ZmtpMetadata.builder().socketType(peerType).identity(identity).build());
         return true;
+    }
+
+    /**
+     * Spotify's netty-zmtp 0.4.0 writes the ZMTP 2.0 socket-type codes of PUB and SUB swapped (its PUB sends 02,
+     * its SUB 01; it reads them correctly). libzmq doesn't check the 2.0 byte at all, so those services talk to it;
+     * we let exactly that case through: a PUB-side peer announcing PUB to our PUB/XPUB, or SUB to our SUB/XSUB.
+     */
+    private boolean isSwappedPubSubCode(ZmtpSocketType peerType) {
+        boolean swapped;
+        switch (config.socketType()) {
+            case PUB:
+            case XPUB:
+                swapped = peerType == ZmtpSocketType.PUB;
+                break;
+            case SUB:
+            case XSUB:
+                swapped = peerType == ZmtpSocketType.SUB;
+                break;
+            default:
+                swapped = false;
+        }
+        if (swapped) {
+            logger.debug("ZMTP/2.0 peer announced {} to our {}: taken as netty-zmtp 0.4's swapped PUB/SUB codes",
+                    peerType, config.socketType());
+        }
+        return swapped;
     }
 
     private void complete(ChannelHandlerContext ctx, ZmtpVersion version, ZmtpMetadata peerMetadata) {
