@@ -77,21 +77,35 @@ public final class PyZmq {
 
     /** Starts {@code src/test/python/<script>} with arguments; close the returned peer to stop it. */
     public static Peer start(String script, String... args) {
+        return start(false, script, args);
+    }
+
+    /** As {@link #start(String, String...)}, but the peer's stdin stays open for {@link Peer#writeLine}. */
+    public static Peer startInteractive(String script, String... args) {
+        return start(true, script, args);
+    }
+
+    private static Peer start(boolean interactive, String script, String... args) {
         versions();
         List<String> argv = new ArrayList<>();
         argv.add(script(script).toString());
         argv.addAll(List.of(args));
-        return run(argv);
+        return run(argv, interactive);
     }
 
     private static Peer run(List<String> args) {
+        return run(args, false);
+    }
+
+    private static Peer run(List<String> args, boolean interactive) {
         List<String> command = new ArrayList<>();
         command.add(python().toString());
-        // Unbuffered, so each line reaches readLine() when the peer prints it.
+        // Unbuffered, so each line reaches readLine() when the peer prints it; -B: no __pycache__ in src/test.
         command.add("-u");
+        command.add("-B");
         command.addAll(args);
         try {
-            return new Peer(String.join(" ", command), new ProcessBuilder(command).start());
+            return new Peer(String.join(" ", command), new ProcessBuilder(command).start(), interactive);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + command, e);
         }
@@ -108,17 +122,43 @@ public final class PyZmq {
         private final BlockingQueue<String> stdout = new LinkedBlockingQueue<>();
         private final StringBuffer stderr = new StringBuffer();
 
-        private Peer(String command, Process process) {
+        private Peer(String command, Process process, boolean interactive) {
             this.command = command;
             this.process = process;
             pump(process.getInputStream(), line -> stdout.add(line), () -> stdout.add(EOF));
             pump(process.getErrorStream(), line -> stderr.append(line).append('\n'), () -> {});
+            if (!interactive) {
+                closeStdin();
+            }
+        }
+
+        /** Sends one line to an interactive peer's stdin. */
+        public void writeLine(String line) {
             try {
-                // Peers read nothing from stdin; closing it gives one that tries EOF instead of a hang.
+                process.getOutputStream().write((line + "\n").getBytes(UTF_8));
+                process.getOutputStream().flush();
+            } catch (IOException e) {
+                throw new AssertionError("Cannot write to `" + command + "`" + describe(), e);
+            }
+        }
+
+        private void closeStdin() {
+            try {
+                // Peers that read nothing from stdin; closing it gives one that tries EOF instead of a hang.
                 process.getOutputStream().close();
             } catch (IOException ignored) {
                 // Already gone with the process.
             }
+        }
+
+        /** The peer's process id (e.g. to SIGSTOP it). */
+        public long pid() {
+            return process.pid();
+        }
+
+        /** What the peer wrote to stderr so far, for failure messages. */
+        public String stderr() {
+            return stderr.toString().strip();
         }
 
         public String readLine() {
@@ -166,6 +206,7 @@ public final class PyZmq {
 
         @Override
         public void close() {
+            closeStdin();
             process.destroy();
             try {
                 if (!process.waitFor(5, TimeUnit.SECONDS)) {
