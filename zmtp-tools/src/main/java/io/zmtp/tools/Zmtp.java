@@ -1,6 +1,11 @@
 package io.zmtp.tools;
 
+import io.zmtp.tools.bench.BenchCommand;
 import io.zmtp.tools.demo.DemoCommand;
+import io.zmtp.tools.perf.LocalLatCommand;
+import io.zmtp.tools.perf.LocalThrCommand;
+import io.zmtp.tools.perf.RemoteLatCommand;
+import io.zmtp.tools.perf.RemoteThrCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,10 +14,17 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "zmtp", mixinStandardHelpOptions = true, version = "netty-zmtp 0.1.0-SNAPSHOT",
         description = "ZeroMQ (ZMTP) on Netty: demo, perf tools and benchmarks.",
-        subcommands = {DemoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, LocalLatCommand.class, RemoteLatCommand.class, LocalThrCommand.class,
+                RemoteThrCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Zmtp {
 
     public static void main(String[] args) {
+        // Like libzmq's tools, run without Netty's leak detector (its default samples and touches every message);
+        // -Dio.netty.leakDetection.level=... on the command line still wins. Set before any Netty class loads.
+        if (System.getProperty("io.netty.leakDetection.level") == null
+                && System.getProperty("io.netty.leakDetectionLevel") == null) {
+            System.setProperty("io.netty.leakDetection.level", "disabled");
+        }
         System.exit(new CommandLine(new Zmtp()).execute(args));
     }
 }

@@ -1,0 +1,125 @@
+import org.zeromq.SocketType;
+import org.zeromq.ZContext;
+import org.zeromq.ZMQ;
+
+import java.util.Arrays;
+
+/**
+ * libzmq's four perf tools on JeroMQ 0.6.0, with the same arguments and result lines as `zmtp local_thr` etc. and
+ * bench/*.c: {@code JeromqPerf local_thr|remote_thr|local_lat|remote_lat <endpoint> <size> <count> [--pubsub]}.
+ */
+public final class JeromqPerf {
+    public static void main(String[] args) {
+        if (args.length < 4) {
+            System.err.println("usage: JeromqPerf local_thr|remote_thr|local_lat|remote_lat <endpoint> <size> <count> [--pubsub]");
+            System.exit(1);
+        }
+        String endpoint = args[1];
+        int size = Integer.parseInt(args[2]);
+        long count = Long.parseLong(args[3]);
+        boolean pubsub = args.length > 4 && "--pubsub".equals(args[4]);
+        try (ZContext ctx = new ZContext(1)) {
+            ctx.setLinger(-1);
+            switch (args[0]) {
+                case "local_thr":
+                    localThr(ctx, endpoint, size, count, pubsub);
+                    break;
+                case "remote_thr":
+                    remoteThr(ctx, endpoint, size, count, pubsub);
+                    break;
+                case "local_lat":
+                    localLat(ctx, endpoint, size, count);
+                    break;
+                case "remote_lat":
+                    remoteLat(ctx, endpoint, size, count);
+                    break;
+                default:
+                    System.err.println("unknown tool: " + args[0]);
+                    System.exit(1);
+            }
+        }
+    }
+
+    private static void check(byte[] m, int size) {
+        if (m == null || m.length != size) {
+            System.err.println("message of incorrect size received");
+            System.exit(1);
+        }
+    }
+
+    private static void localThr(ZContext ctx, String endpoint, int size, long count, boolean pubsub) {
+        ZMQ.Socket s = ctx.createSocket(pubsub ? SocketType.SUB : SocketType.PULL);
+        if (pubsub) {
+            s.subscribe(new byte[0]);
+        }
+        s.bind(endpoint);
+        check(s.recv(0), size);
+        long start = System.nanoTime();
+        for (long i = 1; i < count; i++) {
+            check(s.recv(0), size);
+        }
+        long elapsed = Math.max((System.nanoTime() - start) / 1000, 1);
+        long throughput = (long) ((double) count / (double) elapsed * 1_000_000);
+        double megabits = (double) (throughput * size * 8) / 1_000_000;
+        System.out.printf("message size: %d [B]%n", size);
+        System.out.printf("message count: %d%n", count);
+        System.out.printf("mean throughput: %d [msg/s]%n", throughput);
+        System.out.printf("mean throughput: %.3f [Mb/s]%n", megabits);
+    }
+
+    private static void remoteThr(ZContext ctx, String endpoint, int size, long count, boolean pubsub) {
+        ZMQ.Socket s = ctx.createSocket(pubsub ? SocketType.XPUB : SocketType.PUSH);
+        if (pubsub) {
+            s.setXpubNoDrop(true);
+        }
+        s.connect(endpoint);
+        if (pubsub) {
+            s.recv(0); // the subscription
+        }
+        byte[] payload = new byte[size];
+        for (long i = 0; i < count; i++) {
+            s.send(payload, 0);
+        }
+    }
+
+    private static void localLat(ZContext ctx, String endpoint, int size, long count) {
+        ZMQ.Socket s = ctx.createSocket(SocketType.REP);
+        s.bind(endpoint);
+        for (long i = 0; i < count; i++) {
+            byte[] m = s.recv(0);
+            check(m, size);
+            s.send(m, 0);
+        }
+    }
+
+    private static void remoteLat(ZContext ctx, String endpoint, int size, long count) {
+        ZMQ.Socket s = ctx.createSocket(SocketType.REQ);
+        s.connect(endpoint);
+        byte[] payload = new byte[size];
+        long[] rtt = new long[(int) count];
+        long start = System.nanoTime();
+        long last = start;
+        for (int i = 0; i < count; i++) {
+            s.send(payload, 0);
+            check(s.recv(0), size);
+            long now = System.nanoTime();
+            rtt[i] = now - last;
+            last = now;
+        }
+        double elapsed = (last - start) / 1000;
+        Arrays.sort(rtt);
+        System.out.printf("message size: %d [B]%n", size);
+        System.out.printf("roundtrip count: %d%n", count);
+        System.out.printf("average latency: %.3f [us]%n", elapsed / (count * 2));
+        System.out.printf("latency p50: %.3f [us]%n", pct(rtt, 50));
+        System.out.printf("latency p90: %.3f [us]%n", pct(rtt, 90));
+        System.out.printf("latency p99: %.3f [us]%n", pct(rtt, 99));
+        System.out.printf("latency p99.9: %.3f [us]%n", pct(rtt, 99.9));
+        System.out.printf("latency max: %.3f [us]%n", rtt[rtt.length - 1] / 2000.0);
+    }
+
+    private static double pct(long[] sorted, double p) {
+        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(i, sorted.length - 1))] / 2000.0;
+    }
+}

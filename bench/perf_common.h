@@ -1,0 +1,65 @@
+/* Shared helpers for the libzmq side of the benchmarks: same arguments and result lines as `zmtp local_thr` etc.
+ * (and as libzmq's own perf/ tools). */
+#ifndef PERF_COMMON_H
+#define PERF_COMMON_H
+
+#include <zmq.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static inline unsigned long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long) ts.tv_sec * 1000000000ull + (unsigned long long) ts.tv_nsec;
+}
+
+static inline void die(const char *what)
+{
+    fprintf(stderr, "%s: %s\n", what, zmq_strerror(zmq_errno()));
+    exit(1);
+}
+
+/* Optional 4th argument --pubsub: the throughput pair uses SUB (bind) and PUB (connect). */
+static inline int parse_pubsub(int argc, char *argv[], const char *usage)
+{
+    if (argc == 5 && strcmp(argv[4], "--pubsub") == 0)
+        return 1;
+    if (argc != 4) {
+        fprintf(stderr, "%s\n", usage);
+        exit(1);
+    }
+    return 0;
+}
+
+/* A line on stderr each second, in the zmtp tools' form, so stdout stays as libzmq's. */
+struct progress {
+    unsigned long long start, last;
+    long long last_count;
+    int second;
+};
+
+static inline void progress_init(struct progress *p)
+{
+    p->start = p->last = now_ns();
+    p->last_count = 0;
+    p->second = 0;
+}
+
+static inline void progress_tick(struct progress *p, long long count)
+{
+    if ((count & 1023) != 0)
+        return;
+    unsigned long long t = now_ns();
+    if (t - p->start < (unsigned long long) (p->second + 1) * 1000000000ull)
+        return;
+    p->second++;
+    fprintf(stderr, "%ds: %12.0f messages/s.    (total: %12lld)\n", p->second,
+            (double) (count - p->last_count) * 1e9 / (double) (t - p->last), count);
+    p->last = t;
+    p->last_count = count;
+}
+
+#endif

@@ -1,0 +1,170 @@
+package io.zmtp.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code zmtp} perf tools against libzmq's side of bench/ (bench/*.c, built by the pre-integration-test phase
+ * against Debian's libzmq3-dev), each in both roles and at small counts: the result lines must parse and the counts
+ * must match. Timing is printed, never asserted.
+ */
+class PerfToolsLibzmqIT {
+    private static final long TIMEOUT_SECONDS = 60;
+    private static Path bin;
+
+    @BeforeAll
+    static void findLibzmqTools() {
+        String dir = System.getProperty("zmtp.interop.perfBin");
+        assertThat(dir).as("system property zmtp.interop.perfBin (set by zmtp-interop's pom)").isNotBlank();
+        bin = Paths.get(dir);
+        for (String tool : List.of("local_thr", "remote_thr", "local_lat", "remote_lat")) {
+            assertThat(Files.isExecutable(bin.resolve(tool)))
+                    .as("libzmq perf tool %s missing: build it with bench/build.sh %s (installs libzmq3-dev)",
+                            bin.resolve(tool), dir)
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void ourLocalThrReceivesFromLibzmqRemoteThr() throws Exception {
+        int port = freePort();
+        String out = runPair(zmtp("local_thr", "tcp://127.0.0.1:" + port, "64", "20000"),
+                libzmq("remote_thr", "tcp://127.0.0.1:" + port, "64", "20000"), true);
+        assertThroughputLines(out, 64, 20000);
+    }
+
+    @Test
+    void libzmqLocalThrReceivesFromOurRemoteThr() throws Exception {
+        int port = freePort();
+        String out = runPair(libzmq("local_thr", "tcp://127.0.0.1:" + port, "64", "20000"),
+                zmtp("remote_thr", "tcp://127.0.0.1:" + port, "64", "20000"), true);
+        assertThroughputLines(out, 64, 20000);
+    }
+
+    @Test
+    void ourSubReceivesFromLibzmqPublisher() throws Exception {
+        int port = freePort();
+        String out = runPair(zmtp("local_thr", "--pubsub", "tcp://127.0.0.1:" + port, "16", "20000"),
+                libzmq("remote_thr", "tcp://127.0.0.1:" + port, "16", "20000", "--pubsub"), true);
+        assertThroughputLines(out, 16, 20000);
+    }
+
+    @Test
+    void libzmqSubReceivesFromOurPublisher() throws Exception {
+        int port = freePort();
+        String out = runPair(libzmq("local_thr", "tcp://127.0.0.1:" + port, "16", "20000", "--pubsub"),
+                zmtp("remote_thr", "--pubsub", "tcp://127.0.0.1:" + port, "16", "20000"), true);
+        assertThroughputLines(out, 16, 20000);
+    }
+
+    @Test
+    void ourLocalLatEchoesLibzmqRemoteLat() throws Exception {
+        int port = freePort();
+        String out = runPair(zmtp("local_lat", "tcp://127.0.0.1:" + port, "1024", "500"),
+                libzmq("remote_lat", "tcp://127.0.0.1:" + port, "1024", "500"), false);
+        assertLatencyLines(out, 1024, 500);
+    }
+
+    @Test
+    void libzmqLocalLatEchoesOurRemoteLat() throws Exception {
+        int port = freePort();
+        String out = runPair(libzmq("local_lat", "tcp://127.0.0.1:" + port, "1", "500"),
+                zmtp("remote_lat", "tcp://127.0.0.1:" + port, "1", "500"), false);
+        assertLatencyLines(out, 1, 500);
+        assertThat(out).containsPattern("(?m)^latency p99: \\d+\\.\\d{3} \\[us\\]$");
+    }
+
+    private static void assertThroughputLines(String out, int size, int count) {
+        assertThat(out).containsPattern("(?m)^message size: " + size + " \\[B\\]$");
+        assertThat(out).containsPattern("(?m)^message count: " + count + "$");
+        assertThat(out).containsPattern("(?m)^mean throughput: \\d+ \\[msg/s\\]$");
+        assertThat(out).containsPattern("(?m)^mean throughput: \\d+\\.\\d{3} \\[Mb/s\\]$");
+        Matcher m = Pattern.compile("(?m)^mean throughput: (\\d+) \\[msg/s\\]$").matcher(out);
+        assertThat(m.find()).isTrue();
+        assertThat(Long.parseLong(m.group(1))).isPositive();
+    }
+
+    private static void assertLatencyLines(String out, int size, int count) {
+        assertThat(out).containsPattern("(?m)^message size: " + size + " \\[B\\]$");
+        assertThat(out).containsPattern("(?m)^roundtrip count: " + count + "$");
+        assertThat(out).containsPattern("(?m)^average latency: \\d+\\.\\d{3} \\[us\\]$");
+    }
+
+    private static List<String> zmtp(String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("io.zmtp.tools.Zmtp");
+        cmd.addAll(Arrays.asList(args));
+        return cmd;
+    }
+
+    private static List<String> libzmq(String tool, String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(bin.resolve(tool).toString());
+        cmd.addAll(Arrays.asList(args));
+        return cmd;
+    }
+
+    /**
+     * Starts the binding side, then the connecting side; both must exit 0. Returns the stdout of the side that prints
+     * the results: the local (binding) side for throughput, the remote side for latency.
+     */
+    private static String runPair(List<String> local, List<String> remote, boolean localPrints) throws Exception {
+        Path dir = Files.createTempDirectory("perf-it");
+        Process l = start(local, dir, "local");
+        Process r = start(remote, dir, "remote");
+        try {
+            awaitSuccess(r, dir, "remote", remote);
+            awaitSuccess(l, dir, "local", local);
+            String out = Files.readString(dir.resolve(localPrints ? "local.out" : "remote.out"), StandardCharsets.UTF_8);
+            System.out.println(String.join(" ", localPrints ? local : remote).replace(
+                    System.getProperty("java.class.path"), "<classpath>") + "\n" + out);
+            return out;
+        } finally {
+            l.destroyForcibly();
+            r.destroyForcibly();
+        }
+    }
+
+    private static Process start(List<String> cmd, Path dir, String name) throws IOException {
+        return new ProcessBuilder(cmd)
+                .redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile())
+                .start();
+    }
+
+    private static void awaitSuccess(Process p, Path dir, String name, List<String> cmd) throws Exception {
+        String what = cmd.get(0).endsWith("java") ? "zmtp " + cmd.get(4) : cmd.get(0);
+        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(what + " (" + name + ") did not finish in " + TIMEOUT_SECONDS + " s; stderr:\n"
+                    + Files.readString(dir.resolve(name + ".err")));
+        }
+        assertThat(p.exitValue())
+                .as("%s (%s) exit status; stderr:%n%s", what, name, Files.readString(dir.resolve(name + ".err")))
+                .isZero();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.zmtp.tools.bench;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.ReferenceCountUtil;
+import io.zmtp.codec.ZmtpBatchFlusher;
+import io.zmtp.codec.ZmtpConfig;
+import io.zmtp.codec.ZmtpHandler;
+import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.tools.ProgressPrinter;
+import io.zmtp.tools.Transports;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One-way throughput in one JVM: a PUSH client writes from its event loop in bursts while the channel is writable
+ * (memory stays bounded), a PULL server counts whole messages; a line per second of the receive rate.
+ */
+@Command(name = "throughput", mixinStandardHelpOptions = true,
+        description = "PUSH -> PULL over tcp://127.0.0.1 in one JVM (codec only), a line per second.")
+public final class ThroughputBench implements Callable<Integer> {
+    @Mixin
+    BenchOptions options;
+
+    @Override
+    public Integer call() throws Exception {
+        try {
+            options.checkMode();
+        } catch (IllegalArgumentException e) {
+            System.err.println("zmtp bench throughput: " + e.getMessage());
+            return 2;
+        }
+        Transports t = options.transport();
+        EventLoopGroup serverGroup = t.newGroup(1);
+        EventLoopGroup clientGroup = t.newGroup(1);
+        LongAdder received = new LongAdder();
+        try {
+            Channel server = new ServerBootstrap().group(serverGroup).channel(t.serverChannel())
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new ZmtpHandler(ZmtpConfig.builder(ZmtpSocketType.PULL).build()));
+                            ch.pipeline().addLast(new Counter(received));
+                        }
+                    })
+                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+            ByteBuf payload = Payloads.shared(options.size);
+            boolean batching = options.batching();
+            Channel client = new Bootstrap().group(clientGroup).channel(t.socketChannel())
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new ZmtpHandler(ZmtpConfig.builder(ZmtpSocketType.PUSH).build()));
+                            ch.pipeline().addLast(new Sender(payload, options.frames, batching));
+                        }
+                    })
+                    .connect(server.localAddress()).sync().channel();
+            System.out.printf("zmtp bench throughput: PUSH -> PULL over tcp %s, %d x %d B frames per message, %s, "
+                            + "batching %s, codec only, %d s%n", server.localAddress(), options.frames, options.size,
+                    t.name().toLowerCase(), batching ? "on" : "off", options.durationSeconds);
+            ProgressPrinter printer = new ProgressPrinter(System.out, received);
+            long sum = 0;
+            for (int s = 0; s < options.durationSeconds; s++) {
+                sum += printer.awaitAndPrint("");
+            }
+            System.out.printf("average: %,d messages/s over %d s%n", sum / options.durationSeconds,
+                    options.durationSeconds);
+            client.close().sync();
+            server.close().sync();
+            return 0;
+        } finally {
+            clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+            serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        }
+    }
+
+    private static final class Counter extends ChannelInboundHandlerAdapter {
+        private final LongAdder received;
+
+        Counter(LongAdder received) {
+            this.received = received;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof ZmtpMessage) {
+                received.increment();
+            }
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // A reset when the benchmark closes the connection is expected.
+            if (!(cause instanceof java.io.IOException)) {
+                ctx.fireExceptionCaught(cause);
+            }
+            ctx.close();
+        }
+    }
+
+    /** Writes bursts from the event loop while writable; one flush per burst (batching) or per message. */
+    private static final class Sender extends ChannelInboundHandlerAdapter {
+        private static final int BURST = 1024;
+        private final ByteBuf payload;
+        private final int frames;
+        private final boolean batching;
+        private final Runnable pump = this::pump;
+        private ChannelHandlerContext ctx;
+        private ZmtpBatchFlusher flusher;
+
+        Sender(ByteBuf payload, int frames, boolean batching) {
+            this.payload = payload;
+            this.frames = frames;
+            this.batching = batching;
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof ZmtpHandshakeSuccess) {
+                this.ctx = ctx;
+                this.flusher = new ZmtpBatchFlusher(ctx.channel());
+                pump();
+            }
+            ctx.fireUserEventTriggered(evt);
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (this.ctx != null && ctx.channel().isWritable()) {
+                pump();
+            }
+            ctx.fireChannelWritabilityChanged();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (!(cause instanceof java.io.IOException)) {
+                ctx.fireExceptionCaught(cause);
+            }
+            ctx.close();
+        }
+
+        private void pump() {
+            Channel ch = ctx.channel();
+            for (int i = 0; i < BURST && ch.isWritable() && ch.isActive(); i++) {
+                ZmtpMessage message = ZmtpMessage.create();
+                for (int f = 0; f < frames; f++) {
+                    message.add(payload.duplicate());
+                }
+                if (batching) {
+                    ctx.write(message, ctx.voidPromise());
+                } else {
+                    ctx.writeAndFlush(message, ctx.voidPromise());
+                }
+            }
+            if (batching) {
+                flusher.flush();
+            }
+            if (ch.isWritable() && ch.isActive()) {
+                ctx.executor().execute(pump);
+            }
+        }
+    }
+}

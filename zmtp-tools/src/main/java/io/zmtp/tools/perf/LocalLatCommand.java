@@ -1,0 +1,51 @@
+package io.zmtp.tools.perf;
+
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+import java.util.concurrent.Callable;
+
+/**
+ * libzmq's {@code local_lat}: a REP socket bound to an endpoint echoes {@code roundtrip-count} messages of
+ * {@code message-size} bytes. Prints nothing on stdout, as libzmq's; its peer is {@code remote_lat}.
+ */
+@Command(name = "local_lat", mixinStandardHelpOptions = true,
+        description = "Latency test, echoing side: REP binds and echoes <roundtrip-count> messages "
+                + "(peer: remote_lat, ours or libzmq's).")
+public final class LocalLatCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "<bind-to>", description = "e.g. tcp://*:5555")
+    String bindTo;
+
+    @Parameters(index = "1", paramLabel = "<message-size>", description = "bytes per message")
+    int messageSize;
+
+    @Parameters(index = "2", paramLabel = "<roundtrip-count>")
+    long roundtripCount;
+
+    @Mixin
+    TransportOption transport;
+
+    @Override
+    public Integer call() {
+        try {
+            PerfSupport.checkArguments(messageSize, roundtripCount);
+            try (PerfSocket socket = PerfSockets.bind(ZmtpSocketType.REP, Endpoint.parse(bindTo),
+                    transport.transport());
+                 PerfSupport.Progress progress = new PerfSupport.Progress()) {
+                for (long i = 0; i < roundtripCount; i++) {
+                    ZmtpMessage m = socket.receive();
+                    PerfSupport.checkSize(m, messageSize);
+                    socket.send(m);
+                    progress.increment();
+                }
+            }
+            return 0;
+        } catch (RuntimeException e) {
+            System.err.println("local_lat: " + e.getMessage());
+            return 1;
+        }
+    }
+}

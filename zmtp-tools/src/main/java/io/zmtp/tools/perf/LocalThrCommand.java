@@ -1,0 +1,77 @@
+package io.zmtp.tools.perf;
+
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+
+/**
+ * libzmq's {@code local_thr}: a PULL socket (SUB with {@code --pubsub}) binds, receives {@code message-count}
+ * messages of {@code message-size} bytes, and prints libzmq's lines. As libzmq's, the clock starts at the first
+ * message.
+ */
+@Command(name = "local_thr", mixinStandardHelpOptions = true,
+        description = "Throughput test, receiving side: PULL (or SUB) binds and receives <message-count> messages "
+                + "(peer: remote_thr, ours or libzmq's).")
+public final class LocalThrCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "<bind-to>", description = "e.g. tcp://*:5555")
+    String bindTo;
+
+    @Parameters(index = "1", paramLabel = "<message-size>", description = "bytes per message")
+    int messageSize;
+
+    @Parameters(index = "2", paramLabel = "<message-count>")
+    long messageCount;
+
+    @Option(names = "--pubsub", description = "SUB (subscribed to everything) instead of PULL; peer: remote_thr --pubsub.")
+    boolean pubsub;
+
+    @Mixin
+    TransportOption transport;
+
+    @Override
+    public Integer call() {
+        try {
+            PerfSupport.checkArguments(messageSize, messageCount);
+            long elapsedNanos;
+            try (PerfSocket socket = PerfSockets.bind(pubsub ? ZmtpSocketType.SUB : ZmtpSocketType.PULL,
+                    Endpoint.parse(bindTo), transport.transport());
+                 PerfSupport.Progress progress = new PerfSupport.Progress()) {
+                ZmtpMessage m = socket.receive();
+                PerfSupport.checkSize(m, messageSize);
+                m.release();
+                progress.increment();
+                long start = System.nanoTime();
+                for (long i = 1; i < messageCount; i++) {
+                    m = socket.receive();
+                    PerfSupport.checkSize(m, messageSize);
+                    m.release();
+                    progress.increment();
+                }
+                elapsedNanos = System.nanoTime() - start;
+            }
+            print(System.out, messageSize, messageCount, elapsedNanos);
+            return 0;
+        } catch (RuntimeException e) {
+            System.err.println("local_thr: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** libzmq's arithmetic: elapsed in whole microseconds (at least 1), throughput truncated to an integer. */
+    static void print(PrintStream out, int size, long count, long elapsedNanos) {
+        long elapsedMicros = Math.max(elapsedNanos / 1000, 1);
+        long throughput = (long) ((double) count / (double) elapsedMicros * 1_000_000);
+        double megabits = (double) (throughput * size * 8) / 1_000_000;
+        out.printf("message size: %d [B]%n", size);
+        out.printf("message count: %d%n", count);
+        out.printf("mean throughput: %d [msg/s]%n", throughput);
+        out.printf("mean throughput: %.3f [Mb/s]%n", megabits);
+        out.flush();
+    }
+}

@@ -1,0 +1,57 @@
+package io.zmtp.tools.perf;
+
+import io.netty.buffer.ByteBuf;
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.concurrent.Callable;
+
+/**
+ * libzmq's {@code remote_thr}: a PUSH socket (PUB with {@code --pubsub}) connects and sends {@code message-count}
+ * messages of {@code message-size} bytes, then closes once all are written. Prints nothing on stdout, as libzmq's.
+ * Send blocks at the high-water mark, so memory stays bounded however far ahead of the receiver it runs; as PUB it
+ * first waits for the subscriber's subscription, so nothing is dropped.
+ */
+@Command(name = "remote_thr", mixinStandardHelpOptions = true,
+        description = "Throughput test, sending side: PUSH (or PUB) connects and sends <message-count> messages "
+                + "(peer: local_thr, ours or libzmq's).")
+public final class RemoteThrCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "<connect-to>", description = "e.g. tcp://127.0.0.1:5555")
+    String connectTo;
+
+    @Parameters(index = "1", paramLabel = "<message-size>", description = "bytes per message")
+    int messageSize;
+
+    @Parameters(index = "2", paramLabel = "<message-count>")
+    long messageCount;
+
+    @Option(names = "--pubsub", description = "PUB instead of PUSH; peer: local_thr --pubsub.")
+    boolean pubsub;
+
+    @Mixin
+    TransportOption transport;
+
+    @Override
+    public Integer call() {
+        try {
+            PerfSupport.checkArguments(messageSize, messageCount);
+            ByteBuf payload = PerfSupport.payload(messageSize);
+            try (PerfSocket socket = PerfSockets.connect(pubsub ? ZmtpSocketType.PUB : ZmtpSocketType.PUSH,
+                    Endpoint.parse(connectTo), transport.transport());
+                 PerfSupport.Progress progress = new PerfSupport.Progress()) {
+                for (long i = 0; i < messageCount; i++) {
+                    socket.send(ZmtpMessage.wrap(payload.duplicate()));
+                    progress.increment();
+                }
+            }
+            return 0;
+        } catch (RuntimeException e) {
+            System.err.println("remote_thr: " + e.getMessage());
+            return 1;
+        }
+    }
+}
