@@ -263,6 +263,15 @@ class ZmtpDowngradeTest {
     }
 
     @Test
+    void shouldAcceptZmtp20PublisherThatSendsTheSubscriberCodeAsNettyZmtp04Does() {
+        // netty-zmtp 0.4.0 writes PUB as 02 and SUB as 01 in its 2.0 greeting; its PUB must still reach our SUB.
+        try (TestPeer p = new TestPeer(config(ZmtpSocketType.SUB).build())) {
+            p.feed(hex("ff 00 00 00 00 00 00 00 00 7f 01 02 00 00"));
+            assertThat(p.success().version()).isEqualTo(ZmtpVersion.ZMTP_20);
+        }
+    }
+
+    @Test
     void shouldRefuseDowngradeWhenMechanismIsNotNull() {
         ZmtpMechanismFactory plain = new ZmtpMechanismFactory() {
             @Override
