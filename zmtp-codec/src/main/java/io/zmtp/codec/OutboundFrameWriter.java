@@ -3,6 +3,7 @@ package io.zmtp.codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.util.internal.PlatformDependent;
 
 /**
  * Frames outbound messages into a batch: consecutive small messages share one pooled buffer, so a burst of writes
@@ -105,7 +106,7 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
         int flags = more ? ZmtpConstants.FLAG_MORE : 0;
         ZmtpWire.writeHeader(out, version, length, flags);
         if (length < ZERO_COPY_THRESHOLD) {
-            out.writeBytes(content, content.readerIndex(), length);
+            copy(content, length);
             return;
         }
         if (composite == null) {
@@ -123,6 +124,24 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
         composite.addComponent(true, out);
         composite.addComponent(true, content.retainedSlice());
         out = alloc.ioBuffer(64);
+    }
+
+    /**
+     * Copies a small frame into the batch. Netty 4.2's adaptive buffers copy from another buffer through a temporary
+     * NIO view (an allocation per frame), so copy from the array or the native address directly where there is one.
+     */
+    private void copy(ByteBuf content, int length) {
+        int from = content.readerIndex();
+        if (content.hasArray()) {
+            out.writeBytes(content.array(), content.arrayOffset() + from, length);
+        } else if (content.hasMemoryAddress() && out.hasMemoryAddress()) {
+            out.ensureWritable(length);
+            int to = out.writerIndex();
+            PlatformDependent.copyMemory(content.memoryAddress() + from, out.memoryAddress() + to, length);
+            out.writerIndex(to + length);
+        } else {
+            out.writeBytes(content, from, length);
+        }
     }
 
     @Override
