@@ -38,6 +38,8 @@ public final class ZmqOption<T> {
     public static final ZmqOption<Boolean> ROUTER_HANDOVER = boolOption("ROUTER_HANDOVER");
     /** ZMQ_XPUB_VERBOSE: pass every subscription to the application, not only the first for a topic. */
     public static final ZmqOption<Boolean> XPUB_VERBOSE = boolOption("XPUB_VERBOSE");
+    /** ZMQ_XPUB_NODROP: a PUB/XPUB send waits (or {@code trySend} fails) while a matching subscriber is at HWM. */
+    public static final ZmqOption<Boolean> XPUB_NODROP = boolOption("XPUB_NODROP");
     /** ZMQ_IMMEDIATE: queue messages only to connected peers (no queue for a peer that is not up yet). */
     public static final ZmqOption<Boolean> IMMEDIATE = boolOption("IMMEDIATE");
     /** ZMQ_HEARTBEAT_IVL in ms; 0 = no PINGs. */

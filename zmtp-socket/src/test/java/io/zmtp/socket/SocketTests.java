@@ -447,6 +447,25 @@ class SocketTests {
     }
 
     @Test
+    void xpubWithNodropWaitsInsteadOfDropping() {
+        ZmqSocket pub = socket(XPUB);
+        pub.setOption(ZmqOption.SNDHWM, 10);
+        pub.setOption(ZmqOption.XPUB_NODROP, true);
+        ZmqSocket sub = socket(SUB);
+        sub.setOption(ZmqOption.RCVHWM, 10);
+        sub.setOption(ZmqOption.SUBSCRIBE, new byte[0]);
+        sub.connect(pub.bind("tcp://127.0.0.1:*"));
+        pub.receive(Duration.ofSeconds(5)).release();
+        byte[] big = new byte[64 * 1024];
+        boolean refused = false;
+        for (int i = 0; i < 2000 && !refused; i++) {
+            refused = !pub.trySend(ZmtpMessage.ofBytes(big));
+        }
+        assertThat(refused).isTrue();
+        assertThat(pub.droppedCount()).isZero();
+    }
+
+    @Test
     void pushBlocksAtHwmAndTheTimeoutFires() {
         ZmqSocket push = socket(PUSH);
         push.setOption(ZmqOption.SNDHWM, 10);

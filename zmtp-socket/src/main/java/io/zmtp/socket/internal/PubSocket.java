@@ -12,7 +12,7 @@ import java.util.ArrayDeque;
 
 /**
  * PUB and XPUB (rfc 29): messages go to every connected subscriber whose subscriptions match the first frame; a
- * subscriber at its HWM misses the message (counted). Subscriptions arrive as SUBSCRIBE/CANCEL commands or
+ * subscriber at its HWM misses the message (counted), or with XPUB_NODROP the send waits for room. Subscriptions arrive as SUBSCRIBE/CANCEL commands or
  * {@code 01}/{@code 00}-prefixed messages, both seen here as messages. XPUB hands them to the application: a
  * subscribe when a prefix gets its first subscriber (every one with XPUB_VERBOSE), a cancel when it loses its last
  * (including when a subscriber disconnects); other messages from subscribers are delivered too. PUB ignores anything
@@ -91,8 +91,17 @@ public final class PubSocket extends SocketBase {
     protected boolean xsend(ZmtpMessage msg) {
         processSubscriptions();
         ByteBuf first = msg.frame(0);
+        if (option(ZmqOption.XPUB_NODROP) && anyMatchingPipeFull(first)) {
+            return false;
+        }
         distributor.send(msg, sink -> trie.match(first, sink));
         return true;
+    }
+
+    private boolean anyMatchingPipeFull(ByteBuf first) {
+        boolean[] full = {false};
+        trie.match(first, p -> full[0] |= p.isActive() && !p.hasRoom());
+        return full[0];
     }
 
     @Override

@@ -1,8 +1,11 @@
 package io.zmtp.socket.internal;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -13,10 +16,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Signal {
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
     private final AtomicLong sequence = new AtomicLong();
     private final ConcurrentLinkedQueue<Thread> waiters = new ConcurrentLinkedQueue<>();
-    private final CopyOnWriteArrayList<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicInteger waiting = new AtomicInteger();
+    private volatile Runnable[] listeners = new Runnable[0];
 
     public long sequence() {
         return sequence.get();
@@ -24,20 +29,27 @@ public final class Signal {
 
     public void signal() {
         sequence.incrementAndGet();
-        for (Thread t : waiters) {
-            LockSupport.unpark(t);
+        // Called per message on the I/O thread: touch the waiter queue and listeners only when there are any.
+        if (waiting.get() > 0) {
+            for (Thread t : waiters) {
+                LockSupport.unpark(t);
+            }
         }
         for (Runnable r : listeners) {
             r.run();
         }
     }
 
-    public void addListener(Runnable listener) {
-        listeners.add(listener);
+    public synchronized void addListener(Runnable listener) {
+        Runnable[] grown = Arrays.copyOf(listeners, listeners.length + 1);
+        grown[listeners.length] = listener;
+        listeners = grown;
     }
 
-    public void removeListener(Runnable listener) {
-        listeners.remove(listener);
+    public synchronized void removeListener(Runnable listener) {
+        List<Runnable> kept = new ArrayList<>(Arrays.asList(listeners));
+        kept.remove(listener);
+        listeners = kept.toArray(new Runnable[0]);
     }
 
     /**
@@ -45,8 +57,15 @@ public final class Signal {
      * value; {@code Long.MAX_VALUE} for none) passes.
      */
     public void await(long observed, long deadlineNanos) throws InterruptedException {
+        // A short spin first: a busy peer usually signals within microseconds, and parking costs the I/O thread an
+        // unpark (a syscall) per message.
+        long spinUntil = System.nanoTime() + SPIN_NANOS;
+        while (sequence.get() == observed && System.nanoTime() - spinUntil < 0) {
+            Thread.onSpinWait();
+        }
         Thread me = Thread.currentThread();
         waiters.add(me);
+        waiting.incrementAndGet();
         try {
             while (sequence.get() == observed) {
                 if (Thread.interrupted()) {
@@ -63,6 +82,7 @@ public final class Signal {
                 LockSupport.parkNanos(this, park);
             }
         } finally {
+            waiting.decrementAndGet();
             waiters.remove(me);
         }
     }
