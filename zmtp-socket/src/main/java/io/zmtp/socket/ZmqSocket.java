@@ -7,6 +7,7 @@ import io.zmtp.socket.internal.SocketBase;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 /**
  * A ZeroMQ socket of one of the eleven standard types, made by {@link ZmqContext#socket}.
@@ -123,6 +124,19 @@ public final class ZmqSocket implements AutoCloseable {
     /** Messages dropped so far because a peer was at its HWM or unroutable (PUB, XPUB, XSUB, ROUTER). */
     public long droppedCount() {
         return impl.droppedCount();
+    }
+
+    /**
+     * Adds a listener for this socket's connection events (handshakes, disconnections, failures). It runs on an I/O
+     * thread: it must not block or call this socket's blocking methods.
+     */
+    public void monitor(Consumer<ZmqEvent> listener) {
+        impl.addMonitor(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Removes a listener added with {@link #monitor}. */
+    public void unmonitor(Consumer<ZmqEvent> listener) {
+        impl.removeMonitor(listener);
     }
 
     boolean pollIn() {

@@ -447,6 +447,28 @@ class SocketTests {
     }
 
     @Test
+    void monitorSeesHandshakesDisconnectionsAndFailures() throws Exception {
+        java.util.concurrent.BlockingQueue<ZmqEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
+        ZmqSocket rep = socket(REP);
+        rep.monitor(events::add);
+        String endpoint = rep.bind("tcp://127.0.0.1:*");
+        ZmqSocket req = socket(REQ);
+        req.connect(endpoint);
+        ZmqEvent connected = events.poll(5, TimeUnit.SECONDS);
+        assertThat(connected.type()).isEqualTo(ZmqEvent.Type.CONNECTED);
+        assertThat(connected.version()).isEqualTo(io.zmtp.codec.ZmtpVersion.ZMTP_31);
+        assertThat(connected.peerSocketType()).isEqualTo(REQ);
+        req.close();
+        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmqEvent.Type.DISCONNECTED);
+
+        ZmqSocket push = socket(PUSH);
+        push.connect(endpoint);
+        ZmqEvent failed = events.poll(5, TimeUnit.SECONDS);
+        assertThat(failed.type()).isEqualTo(ZmqEvent.Type.HANDSHAKE_FAILED);
+        assertThat(failed.detail()).contains("INCOMPATIBLE_SOCKET_TYPE");
+    }
+
+    @Test
     void xpubWithNodropWaitsInsteadOfDropping() {
         ZmqSocket pub = socket(XPUB);
         pub.setOption(ZmqOption.SNDHWM, 10);

@@ -1,6 +1,7 @@
 package io.zmtp.tools;
 
 import io.zmtp.tools.bench.BenchCommand;
+import io.zmtp.tools.cat.CatCommand;
 import io.zmtp.tools.demo.DemoCommand;
 import io.zmtp.tools.perf.LocalLatCommand;
 import io.zmtp.tools.perf.LocalThrCommand;
@@ -13,9 +14,9 @@ import picocli.CommandLine.Command;
  * The {@code zmtp} command line.
  */
 @Command(name = "zmtp", mixinStandardHelpOptions = true, version = "netty-zmtp 0.1.0-SNAPSHOT",
-        description = "ZeroMQ (ZMTP) on Netty: demo, perf tools and benchmarks.",
+        description = "ZeroMQ (ZMTP) on Netty: demo, perf tools, benchmarks and cat.",
         subcommands = {DemoCommand.class, LocalLatCommand.class, RemoteLatCommand.class, LocalThrCommand.class,
-                RemoteThrCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+                RemoteThrCommand.class, BenchCommand.class, CatCommand.class, CommandLine.HelpCommand.class})
 public final class Zmtp {
 
     public static void main(String[] args) {

@@ -7,6 +7,7 @@ import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
+import io.zmtp.socket.ZmqEvent;
 
 import java.net.SocketAddress;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -366,6 +367,14 @@ public final class Pipe {
             ch.flush();
             listener.pipeActivity(this);
         }
+    }
+
+    /** Tells the socket's monitors about this pipe's connection (I/O thread). */
+    void emit(ZmqEvent.Type type, Channel ch, String detail) {
+        ZmtpHandshakeSuccess h = handshake;
+        boolean current = h != null && channel == ch;
+        listener.pipeEvent(new ZmqEvent(type, endpoint, ch.remoteAddress(), current ? h.version() : null,
+                current ? h.peerMetadata().socketType() : null, current ? h.peerMetadata().identity() : null, detail));
     }
 
     @Override

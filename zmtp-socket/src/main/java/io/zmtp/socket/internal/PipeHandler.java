@@ -8,8 +8,11 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.ZmtpCommand;
+import io.zmtp.codec.ZmtpHandshakeFailure;
 import io.zmtp.codec.ZmtpHandshakeSuccess;
 import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpProtocolError;
+import io.zmtp.socket.ZmqEvent;
 
 /**
  * The last handler of every connection's pipeline: hands messages to the {@link Pipe} and nothing else. It takes no
@@ -22,6 +25,7 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
     private final Pipe pipe;
     private final boolean acceptsSubscriptions;
     private final Runnable onHandshake;
+    private boolean handshaken;
 
     PipeHandler(Pipe pipe, boolean acceptsSubscriptions, Runnable onHandshake) {
         this.pipe = pipe;
@@ -36,6 +40,13 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
                 onHandshake.run();
             }
             pipe.onHandshake(ctx.channel(), (ZmtpHandshakeSuccess) evt);
+            handshaken = true;
+            pipe.emit(ZmqEvent.Type.CONNECTED, ctx.channel(), null);
+        } else if (evt instanceof ZmtpHandshakeFailure) {
+            ZmtpHandshakeFailure f = (ZmtpHandshakeFailure) evt;
+            pipe.emit(ZmqEvent.Type.HANDSHAKE_FAILED, ctx.channel(), f.reason() + ": " + f.message());
+        } else if (evt instanceof ZmtpProtocolError) {
+            pipe.emit(ZmqEvent.Type.PROTOCOL_ERROR, ctx.channel(), ((ZmtpProtocolError) evt).cause().getMessage());
         }
         ReferenceCountUtil.release(evt);
     }
@@ -68,6 +79,9 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (handshaken) {
+            pipe.emit(ZmqEvent.Type.DISCONNECTED, ctx.channel(), null);
+        }
         pipe.onInactive(ctx.channel());
         super.channelInactive(ctx);
     }

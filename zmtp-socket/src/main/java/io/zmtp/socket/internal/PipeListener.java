@@ -1,5 +1,7 @@
 package io.zmtp.socket.internal;
 
+import io.zmtp.socket.ZmqEvent;
+
 /**
  * What a {@link Pipe} tells its socket, from the I/O thread. Implementations must not block or take locks.
  */
@@ -15,6 +17,10 @@ public interface PipeListener {
 
     /** Input arrived or output room freed up. */
     void pipeActivity(Pipe pipe);
+
+    /** A connection event for monitors (I/O thread; must not block). */
+    default void pipeEvent(ZmqEvent event) {
+    }
 
     /** A SUB/XSUB pipe just connected: write the subscription set (called on the I/O thread before queued output). */
     default void writeSubscriptions(Pipe pipe) {

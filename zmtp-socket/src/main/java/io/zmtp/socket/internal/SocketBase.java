@@ -5,11 +5,14 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpConstants;
 import io.zmtp.codec.ZmtpHandler;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqEvent;
 import io.zmtp.socket.ZmqException;
 import io.zmtp.socket.ZmqOption;
 import io.zmtp.socket.transport.Endpoint;
@@ -25,9 +28,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The machinery every socket type shares: the user-side lock, options, pipes and their lifecycle events,
@@ -38,6 +43,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * signal. User threads apply the mailbox ({@link #processEvents()}) under the lock before each operation.
  */
 public abstract class SocketBase implements PipeListener {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(SocketBase.class);
     private enum EventType { CONNECTED, DISCONNECTED }
 
     private static final class PipeEvent {
@@ -77,6 +83,7 @@ public abstract class SocketBase implements PipeListener {
     protected final Signal signal = new Signal();
     private final Map<ZmqOption<?>, Object> options = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<PipeEvent> events = new ConcurrentLinkedQueue<>();
+    private final CopyOnWriteArrayList<Consumer<ZmqEvent>> monitors = new CopyOnWriteArrayList<>();
 
     // user side (under lock)
     private final Set<Pipe> pipes = new LinkedHashSet<>();
@@ -86,6 +93,9 @@ public abstract class SocketBase implements PipeListener {
     private final Map<String, Listener> listeners = new ConcurrentHashMap<>();
     private ZmtpMessage prefetched;
     private volatile boolean closed;
+    /** Set from close() until lingering is over: connections may still complete and deliver queued output. */
+    private volatile boolean lingering;
+    private final List<Connector> stopping = new ArrayList<>();
 
     // async
     private final ConcurrentLinkedQueue<CompletableFuture<ZmtpMessage>> pendingReceives = new ConcurrentLinkedQueue<>();
@@ -328,7 +338,7 @@ public abstract class SocketBase implements PipeListener {
 
     @Override
     public boolean pipeConnected(Pipe pipe) {
-        if (closed) {
+        if (closed && !lingering) {
             return false;
         }
         events.add(new PipeEvent(EventType.CONNECTED, pipe));
@@ -338,6 +348,26 @@ public abstract class SocketBase implements PipeListener {
     @Override
     public void pipeDisconnected(Pipe pipe) {
         events.add(new PipeEvent(EventType.DISCONNECTED, pipe));
+    }
+
+    @Override
+    public void pipeEvent(ZmqEvent event) {
+        for (Consumer<ZmqEvent> m : monitors) {
+            try {
+                m.accept(event);
+            } catch (RuntimeException e) {
+                logger.warn("monitor of {} failed on {}", type, event, e);
+            }
+        }
+    }
+
+    /** Adds a listener for connection events; it runs on an I/O thread and must not block. */
+    public void addMonitor(Consumer<ZmqEvent> monitor) {
+        monitors.add(monitor);
+    }
+
+    public void removeMonitor(Consumer<ZmqEvent> monitor) {
+        monitors.remove(monitor);
     }
 
     @Override
@@ -710,9 +740,12 @@ public abstract class SocketBase implements PipeListener {
                 return;
             }
             closed = true;
+            lingering = true;
             processEvents();
+            // Connectors keep (re)connecting while we linger, so messages queued for a peer that isn't up yet can
+            // still go out, as with libzmq; they stop once lingering is over.
             for (List<Connector> cs : connectors.values()) {
-                cs.forEach(Connector::stop);
+                stopping.addAll(cs);
             }
             connectors.clear();
             for (Listener l : listeners.values()) {
@@ -735,7 +768,12 @@ public abstract class SocketBase implements PipeListener {
             lock.unlock();
         }
         signal.signal();
-        linger(new ArrayList<>(new LinkedHashSet<>(all)));
+        try {
+            linger(new ArrayList<>(new LinkedHashSet<>(all)));
+        } finally {
+            lingering = false;
+            stopping.forEach(Connector::stop);
+        }
         listeners.clear();
         connectPipes.clear();
         failAsync();
@@ -749,12 +787,13 @@ public abstract class SocketBase implements PipeListener {
         long millis = linger < 0 ? cap : Math.min(linger, cap);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         if (millis > 0) {
-            // Wait for queued output of connected peers to reach the channel...
+            // Wait for queued output of connected (or still connecting) peers to reach the channel...
             for (;;) {
                 long seq = signal.sequence();
                 boolean pending = false;
                 for (Pipe p : all) {
-                    if (p.isActive() && p.outDepth() > 0) {
+                    boolean mayDeliver = p.isActive() || p.state() == Pipe.State.CONNECTING;
+                    if (mayDeliver && p.outDepth() > 0) {
                         pending = true;
                         break;
                     }

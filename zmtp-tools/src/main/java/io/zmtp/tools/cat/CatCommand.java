@@ -1,0 +1,175 @@
+package io.zmtp.tools.cat;
+
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqContext;
+import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmqSocket;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Semaphore;
+
+/**
+ * A ZeroMQ socket on the command line: each stdin line is sent as a message, each received message is printed.
+ */
+@Command(name = "cat", mixinStandardHelpOptions = true,
+        description = {"A ZeroMQ socket of any type on the command line, to poke at a running system.",
+            "Each stdin line is sent as one message (frames split on the delimiter); each message received is printed "
+                    + "on one line (frames joined by the delimiter). Bytes outside printable ASCII, and '\\', are "
+                    + "shown as \\xNN and may be typed that way (e.g. a ROUTER's routing id)."})
+public final class CatCommand implements Callable<Integer> {
+
+    @Option(names = {"-t", "--type"}, required = true, description = "Socket type: REQ, REP, DEALER, ROUTER, PUB, "
+            + "SUB, XPUB, XSUB, PUSH, PULL, PAIR.", converter = SocketTypeConverter.class)
+    ZmtpSocketType type;
+
+    @Option(names = {"-b", "--bind"}, description = "Endpoint to bind (repeatable), e.g. tcp://*:5555.")
+    List<String> binds = new ArrayList<>();
+
+    @Option(names = {"-c", "--connect"}, description = "Endpoint to connect to (repeatable).")
+    List<String> connects = new ArrayList<>();
+
+    @Option(names = {"-s", "--subscribe"}, description = "SUB/XSUB prefix to subscribe to (repeatable; a SUB with "
+            + "none subscribes to everything).")
+    List<String> subscriptions = new ArrayList<>();
+
+    @Option(names = "--identity", description = "Routing id to announce (REQ, DEALER, ROUTER).")
+    String identity;
+
+    @Option(names = {"-d", "--delimiter"}, defaultValue = "|",
+            description = "Frame delimiter on stdin and stdout (default: ${DEFAULT-VALUE}).")
+    String delimiter;
+
+    @Option(names = {"-n", "--count"}, defaultValue = "-1",
+            description = "Exit after receiving this many messages.")
+    long count;
+
+    @Option(names = "--timeout", defaultValue = "-1",
+            description = "Exit after this many seconds without receiving a message.")
+    double timeoutSeconds;
+
+    @Option(names = "--events", description = "Print connection events (handshakes, disconnections, failures) "
+            + "to stderr.")
+    boolean events;
+
+    @Override
+    public Integer call() throws Exception {
+        if (binds.isEmpty() && connects.isEmpty()) {
+            System.err.println("zmtp cat: give at least one --bind or --connect");
+            return 2;
+        }
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        try (ZmqContext context = new ZmqContext(); ZmqSocket socket = context.socket(type)) {
+            configure(socket);
+            for (String endpoint : binds) {
+                String bound = socket.bind(endpoint);
+                if (events) {
+                    System.err.println("BOUND " + bound);
+                }
+            }
+            for (String endpoint : connects) {
+                socket.connect(endpoint);
+            }
+            return run(socket, out);
+        }
+    }
+
+    private void configure(ZmqSocket socket) {
+        if (events) {
+            socket.monitor(e -> System.err.println(e));
+        }
+        if (identity != null) {
+            socket.setOption(ZmqOption.ROUTING_ID, FrameText.unescape(identity));
+        }
+        if (type == ZmtpSocketType.SUB || type == ZmtpSocketType.XSUB) {
+            if (subscriptions.isEmpty() && type == ZmtpSocketType.SUB) {
+                socket.setOption(ZmqOption.SUBSCRIBE, new byte[0]);
+            }
+            for (String prefix : subscriptions) {
+                if (type == ZmtpSocketType.SUB) {
+                    socket.setOption(ZmqOption.SUBSCRIBE, FrameText.unescape(prefix));
+                } else {
+                    byte[] topic = FrameText.unescape(prefix);
+                    byte[] body = new byte[topic.length + 1];
+                    body[0] = 1;
+                    System.arraycopy(topic, 0, body, 1, topic.length);
+                    socket.send(ZmtpMessage.ofBytes(body));
+                }
+            }
+        }
+    }
+
+    private int run(ZmqSocket socket, PrintStream out) throws InterruptedException {
+        boolean sends = type != ZmtpSocketType.SUB && type != ZmtpSocketType.PULL;
+        boolean receives = type != ZmtpSocketType.PUB && type != ZmtpSocketType.PUSH;
+        // REQ and REP alternate: a REQ sends its next line only after the reply; a REP answers each request with
+        // the next line.
+        Semaphore turn = new Semaphore(type == ZmtpSocketType.REP ? 0 : 1);
+        boolean lockStep = type == ZmtpSocketType.REQ || type == ZmtpSocketType.REP;
+        Thread sender = null;
+        if (sends) {
+            sender = new Thread(() -> pumpStdin(socket, lockStep ? turn : null), "zmtp-cat-stdin");
+            sender.setDaemon(true);
+            sender.start();
+        }
+        if (!receives) {
+            sender.join();
+            return 0;
+        }
+        long received = 0;
+        Duration wait = timeoutSeconds > 0 ? Duration.ofMillis((long) (timeoutSeconds * 1000)) : null;
+        while (count < 0 || received < count) {
+            ZmtpMessage message = wait == null ? socket.receive() : socket.receive(wait);
+            if (message == null) {
+                System.err.println("zmtp cat: nothing received for " + timeoutSeconds + " s");
+                return received > 0 || count < 0 ? 0 : 1;
+            }
+            try {
+                out.println(FrameText.format(message, delimiter));
+            } finally {
+                message.release();
+            }
+            received++;
+            if (lockStep) {
+                turn.release();
+            }
+        }
+        return 0;
+    }
+
+    private void pumpStdin(ZmqSocket socket, Semaphore turn) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+            String line;
+            while (true) {
+                if (turn != null) {
+                    turn.acquire();
+                }
+                if ((line = in.readLine()) == null) {
+                    return;
+                }
+                socket.send(FrameText.parse(line, delimiter));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("zmtp cat: " + e.getMessage());
+        }
+    }
+
+    /** Parses socket type names case-insensitively. */
+    static final class SocketTypeConverter implements picocli.CommandLine.ITypeConverter<ZmtpSocketType> {
+        @Override
+        public ZmtpSocketType convert(String value) {
+            return ZmtpSocketType.parse(value);
+        }
+    }
+}
