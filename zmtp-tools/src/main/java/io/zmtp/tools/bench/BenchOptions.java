@@ -35,11 +35,11 @@ final class BenchOptions {
         return "on".equals(batching);
     }
 
-    /** The seam for the socket layer: until zmtp-socket can carry these benchmarks, --socket says so. */
-    void checkMode() {
-        if (socket) {
-            throw new IllegalArgumentException("--socket: the socket layer (zmtp-socket) is not wired into the "
-                    + "benchmarks yet; run without --socket for the codec-only pipeline");
+    /** Checks the options; {@code socketSupported} says whether this benchmark has a socket-layer variant. */
+    void checkMode(boolean socketSupported) {
+        if (socket && !socketSupported) {
+            throw new IllegalArgumentException("--socket: this benchmark has no socket-layer variant yet; run "
+                    + "without --socket for the codec-only pipeline");
         }
         if (size < 0 || frames < 1 || durationSeconds < 1) {
             throw new IllegalArgumentException("--size >= 0, --frames >= 1, --duration >= 1 expected (got "

@@ -55,7 +55,7 @@ public final class ReqRepBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try {
-            options.checkMode();
+            options.checkMode(false);
             if (inflight < 1) {
                 throw new IllegalArgumentException("--inflight: " + inflight + " (expected: >= 1)");
             }

@@ -15,14 +15,19 @@ import io.zmtp.codec.ZmtpHandler;
 import io.zmtp.codec.ZmtpHandshakeSuccess;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqContext;
+import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmqSocket;
 import io.zmtp.tools.ProgressPrinter;
 import io.zmtp.tools.Transports;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,7 +35,7 @@ import java.util.concurrent.atomic.LongAdder;
  * (memory stays bounded), a PULL server counts whole messages; a line per second of the receive rate.
  */
 @Command(name = "throughput", mixinStandardHelpOptions = true,
-        description = "PUSH -> PULL over tcp://127.0.0.1 in one JVM (codec only), a line per second.")
+        description = "PUSH -> PULL over tcp://127.0.0.1 in one JVM (codec only, or --socket), a line per second.")
 public final class ThroughputBench implements Callable<Integer> {
     @Mixin
     BenchOptions options;
@@ -38,11 +43,72 @@ public final class ThroughputBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try {
-            options.checkMode();
+            options.checkMode(true);
         } catch (IllegalArgumentException e) {
             System.err.println("zmtp bench throughput: " + e.getMessage());
             return 2;
         }
+        return options.socket ? runSockets() : runCodec();
+    }
+
+    /**
+     * The same over zmtp-socket: a PUSH and a PULL in contexts of their own (one I/O thread each, as two processes
+     * would have), an application thread sending and one receiving.
+     */
+    private int runSockets() throws Exception {
+        LongAdder received = new LongAdder();
+        boolean nativeTransport = options.transport() == Transports.EPOLL;
+        try (ZmqContext pullContext = ZmqContext.builder().nativeTransport(nativeTransport).build();
+             ZmqContext pushContext = ZmqContext.builder().nativeTransport(nativeTransport).build();
+             ZmqSocket pull = pullContext.socket(ZmtpSocketType.PULL);
+             ZmqSocket push = pushContext.socket(ZmtpSocketType.PUSH)) {
+            push.setOption(ZmqOption.LINGER, 0);
+            String endpoint = pull.bind("tcp://127.0.0.1:*");
+            push.connect(endpoint);
+            AtomicBoolean running = new AtomicBoolean(true);
+            ByteBuf payload = Payloads.shared(options.size);
+            Thread sender = new Thread(() -> {
+                while (running.get()) {
+                    ZmtpMessage message = ZmtpMessage.create();
+                    for (int f = 0; f < options.frames; f++) {
+                        message.add(payload.duplicate());
+                    }
+                    push.send(message, Duration.ofMillis(100));
+                }
+            }, "bench-sender");
+            Thread receiver = new Thread(() -> {
+                while (running.get()) {
+                    ZmtpMessage m = pull.receive(Duration.ofMillis(100));
+                    if (m != null) {
+                        m.release();
+                        received.increment();
+                    }
+                }
+            }, "bench-receiver");
+            sender.start();
+            receiver.start();
+            System.out.printf("zmtp bench throughput: PUSH -> PULL over %s, %d x %d B frames per message, %s, "
+                            + "socket layer, %d s%n", endpoint, options.frames, options.size,
+                    options.transport().name().toLowerCase(), options.durationSeconds);
+            printRates(received);
+            running.set(false);
+            sender.join();
+            receiver.join();
+        }
+        return 0;
+    }
+
+    private void printRates(LongAdder received) throws InterruptedException {
+        ProgressPrinter printer = new ProgressPrinter(System.out, received);
+        long sum = 0;
+        for (int s = 0; s < options.durationSeconds; s++) {
+            sum += printer.awaitAndPrint("");
+        }
+        System.out.printf("average: %,d messages/s over %d s%n", sum / options.durationSeconds,
+                options.durationSeconds);
+    }
+
+    private int runCodec() throws Exception {
         Transports t = options.transport();
         EventLoopGroup serverGroup = t.newGroup(1);
         EventLoopGroup clientGroup = t.newGroup(1);
@@ -71,13 +137,7 @@ public final class ThroughputBench implements Callable<Integer> {
             System.out.printf("zmtp bench throughput: PUSH -> PULL over tcp %s, %d x %d B frames per message, %s, "
                             + "batching %s, codec only, %d s%n", server.localAddress(), options.frames, options.size,
                     t.name().toLowerCase(), batching ? "on" : "off", options.durationSeconds);
-            ProgressPrinter printer = new ProgressPrinter(System.out, received);
-            long sum = 0;
-            for (int s = 0; s < options.durationSeconds; s++) {
-                sum += printer.awaitAndPrint("");
-            }
-            System.out.printf("average: %,d messages/s over %d s%n", sum / options.durationSeconds,
-                    options.durationSeconds);
+            printRates(received);
             client.close().sync();
             server.close().sync();
             return 0;
