@@ -16,6 +16,8 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
     static final int ZERO_COPY_THRESHOLD = 8 * 1024;
     /** A batch is handed on once it holds this much, so writability accounting sees it. */
     static final int BATCH_SIZE = 16 * 1024;
+    /** On JDK 24+ Netty may expose native addresses without sun.misc.Unsafe, which then can't copy between them. */
+    private static final boolean UNSAFE_COPY = PlatformDependent.hasUnsafe();
 
     private final ZmtpVersion version;
     private ByteBufAllocator alloc;
@@ -134,7 +136,7 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
         int from = content.readerIndex();
         if (content.hasArray()) {
             out.writeBytes(content.array(), content.arrayOffset() + from, length);
-        } else if (content.hasMemoryAddress() && out.hasMemoryAddress()) {
+        } else if (UNSAFE_COPY && content.hasMemoryAddress() && out.hasMemoryAddress()) {
             out.ensureWritable(length);
             int to = out.writerIndex();
             PlatformDependent.copyMemory(content.memoryAddress() + from, out.memoryAddress() + to, length);
