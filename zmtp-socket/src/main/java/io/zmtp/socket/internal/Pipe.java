@@ -60,6 +60,8 @@ public final class Pipe {
     private final ConcurrentLinkedQueue<ZmtpMessage> in = new ConcurrentLinkedQueue<>();
     private final AtomicInteger inCount = new AtomicInteger();
     private volatile boolean readPaused;
+    /** I/O thread only: messages were queued since readers were last signalled. */
+    private boolean inboundUnsignaled;
     private final ConcurrentLinkedQueue<Object> out = new ConcurrentLinkedQueue<>();
     private final AtomicInteger outCount = new AtomicInteger();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
@@ -286,7 +288,7 @@ public final class Pipe {
             msg.release();
             return;
         }
-        received.incrementAndGet();
+        received.lazySet(received.get() + 1); // only the I/O thread writes it
         in.add(msg);
         int n = inCount.incrementAndGet();
         if (rcvHwm > 0 && n >= rcvHwm && !readPaused) {
@@ -303,7 +305,16 @@ public final class Pipe {
         if (state == State.TERMINATED) {
             releaseAll();
         }
-        listener.pipeActivity(this);
+        // Readers are woken once per read from the socket, not once per message (see onReadComplete).
+        inboundUnsignaled = true;
+    }
+
+    /** The end of a read from the connection: wake readers if messages arrived. */
+    void onReadComplete() {
+        if (inboundUnsignaled) {
+            inboundUnsignaled = false;
+            listener.pipeActivity(this);
+        }
     }
 
     void onInactive(Channel ch) {
@@ -343,7 +354,8 @@ public final class Pipe {
         if (ch == null || state != State.ACTIVE) {
             return;
         }
-        if (drainScheduled.compareAndSet(false, true)) {
+        // Read before the CAS: a failed CAS still takes the cache line from the I/O thread, once per message.
+        if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
             ch.eventLoop().execute(() -> {
                 drainScheduled.set(false);
                 drain(ch);

@@ -72,6 +72,12 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        pipe.onReadComplete();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
         pipe.onWritable(ctx.channel());
         super.channelWritabilityChanged(ctx);
