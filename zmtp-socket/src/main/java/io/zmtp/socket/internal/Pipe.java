@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>High-water marks</h2>
  * RCVHWM: when {@code inCount} reaches it the channel stops reading ({@code autoRead=false}) and resumes once the
- * application has taken messages below it. SNDHWM: {@link #offer} refuses beyond it; the drain task moves messages
+ * application has taken the queue down to half of it. SNDHWM: {@link #offer} refuses beyond it; the drain task moves messages
  * to the channel only while the channel is writable (Netty's write-buffer water mark), so memory per peer is bounded
  * by SNDHWM messages plus the channel's high water mark in bytes.
  */
@@ -52,6 +52,11 @@ public final class Pipe {
     private final String endpoint;
     private final int sndHwm;
     private final int rcvHwm;
+    /**
+     * Reading resumes once the application has taken the inbound queue down to here: half the HWM, so a consumer
+     * slightly slower than the connection doesn't flip auto-read (an epoll_ctl each time) on every message.
+     */
+    private final int resumeAt;
 
     private volatile State state;
     private volatile Channel channel;
@@ -79,6 +84,7 @@ public final class Pipe {
         this.endpoint = endpoint;
         this.sndHwm = sndHwm;
         this.rcvHwm = rcvHwm;
+        this.resumeAt = rcvHwm / 2;
         this.state = connecting ? State.CONNECTING : State.DISCONNECTED;
     }
 
@@ -180,7 +186,7 @@ public final class Pipe {
         ZmtpMessage m = in.poll();
         if (m != null) {
             int n = inCount.decrementAndGet();
-            if (readPaused && n < rcvHwm) {
+            if (readPaused && n <= resumeAt) {
                 Channel ch = channel;
                 if (ch != null) {
                     ch.eventLoop().execute(() -> maybeResume(ch));
@@ -297,7 +303,7 @@ public final class Pipe {
                 readPaused = true;
                 ch.config().setAutoRead(false);
                 // The application may have emptied the queue before it could see readPaused.
-                if (inCount.get() < rcvHwm) {
+                if (inCount.get() <= resumeAt) {
                     maybeResume(ch);
                 }
             }
@@ -343,7 +349,7 @@ public final class Pipe {
     }
 
     private void maybeResume(Channel ch) {
-        if (readPaused && channel == ch && inCount.get() < rcvHwm) {
+        if (readPaused && channel == ch && inCount.get() <= resumeAt) {
             readPaused = false;
             ch.config().setAutoRead(true);
         }
