@@ -62,7 +62,14 @@ public final class Pipe {
     private volatile Channel channel;
     private volatile ZmtpHandshakeSuccess handshake;
 
-    private final ConcurrentLinkedQueue<ZmtpMessage> in = new ConcurrentLinkedQueue<>();
+    /** Inbound messages travel in batches of up to this many (one read from the connection usually makes one). */
+    private static final int INBOUND_BATCH = 64;
+
+    private final ConcurrentLinkedQueue<InboundBatch> in = new ConcurrentLinkedQueue<>();
+    /** I/O thread only: the batch being filled by the current read. */
+    private InboundBatch filling;
+    /** User side: the batch messages are being taken from. */
+    private InboundBatch taking;
     private final AtomicInteger inCount = new AtomicInteger();
     private volatile boolean readPaused;
     /** I/O thread only: messages were queued since readers were last signalled. */
@@ -139,8 +146,10 @@ public final class Pipe {
         return channel;
     }
 
+    /** Messages received and not yet taken by the application (approximate while messages flow). */
     public int inDepth() {
-        return inCount.get();
+        InboundBatch c = taking;
+        return inCount.get() + (c == null ? 0 : c.remaining());
     }
 
     public int outDepth() {
@@ -178,14 +187,20 @@ public final class Pipe {
     }
 
     public boolean hasInput() {
-        return !in.isEmpty();
+        InboundBatch c = taking;
+        return (c != null && c.hasNext()) || !in.isEmpty();
     }
 
     /** Takes the next inbound message (ownership passes to the caller), or null. */
     public ZmtpMessage poll() {
-        ZmtpMessage m = in.poll();
-        if (m != null) {
-            int n = inCount.decrementAndGet();
+        InboundBatch c = taking;
+        if (c == null || !c.hasNext()) {
+            c = in.poll();
+            taking = c;
+            if (c == null) {
+                return null;
+            }
+            int n = inCount.addAndGet(-c.size());
             if (readPaused && n <= resumeAt) {
                 Channel ch = channel;
                 if (ch != null) {
@@ -193,7 +208,7 @@ public final class Pipe {
                 }
             }
         }
-        return m;
+        return c.next();
     }
 
     /** Whether {@link #offer} would accept a message now. */
@@ -259,12 +274,23 @@ public final class Pipe {
         }
     }
 
+    /** User side (terminate): everything queued, including the batch being taken from. */
     private void releaseAll() {
+        InboundBatch c = taking;
+        taking = null;
+        if (c != null) {
+            c.releaseRest();
+        }
+        releaseQueued();
+    }
+
+    /** Either side: the queues (thread-safe), not the batch a reader is taking from. */
+    private void releaseQueued() {
         discardOutput();
-        ZmtpMessage m;
-        while ((m = in.poll()) != null) {
-            inCount.decrementAndGet();
-            m.release();
+        InboundBatch b;
+        while ((b = in.poll()) != null) {
+            inCount.addAndGet(-b.size());
+            b.releaseRest();
         }
     }
 
@@ -295,9 +321,15 @@ public final class Pipe {
             return;
         }
         received.lazySet(received.get() + 1); // only the I/O thread writes it
-        in.add(msg);
-        int n = inCount.incrementAndGet();
-        if (rcvHwm > 0 && n >= rcvHwm && !readPaused) {
+        InboundBatch f = filling;
+        if (f == null) {
+            filling = f = new InboundBatch(INBOUND_BATCH);
+        }
+        f.add(msg);
+        if (f.isFull()) {
+            publishInbound();
+        }
+        if (rcvHwm > 0 && !readPaused && inCount.get() + (filling == null ? 0 : filling.size()) >= rcvHwm) {
             Channel ch = channel;
             if (ch != null) {
                 readPaused = true;
@@ -308,15 +340,26 @@ public final class Pipe {
                 }
             }
         }
-        if (state == State.TERMINATED) {
-            releaseAll();
-        }
         // Readers are woken once per read from the socket, not once per message (see onReadComplete).
         inboundUnsignaled = true;
     }
 
-    /** The end of a read from the connection: wake readers if messages arrived. */
+    /** Hands the filling batch to readers: one queue operation and one counter update for up to a read's worth. */
+    private void publishInbound() {
+        InboundBatch f = filling;
+        filling = null;
+        in.add(f);
+        inCount.addAndGet(f.size());
+        if (state == State.TERMINATED) {
+            releaseQueued();
+        }
+    }
+
+    /** The end of a read from the connection: publish what arrived and wake readers. */
     void onReadComplete() {
+        if (filling != null) {
+            publishInbound();
+        }
         if (inboundUnsignaled) {
             inboundUnsignaled = false;
             listener.pipeActivity(this);
@@ -327,8 +370,11 @@ public final class Pipe {
         if (channel != ch) {
             return;
         }
+        if (filling != null) {
+            publishInbound();
+        }
         if (state == State.TERMINATED) {
-            releaseAll();
+            releaseQueued();
             return;
         }
         boolean wasActive = state == State.ACTIVE;

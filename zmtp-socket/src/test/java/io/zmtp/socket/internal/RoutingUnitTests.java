@@ -102,9 +102,12 @@ class RoutingUnitTests {
         fq.add(c);
         for (int i = 0; i < 3; i++) {
             a.onInbound(ZmtpMessage.of("a" + i));
+            a.onReadComplete();
         }
         b.onInbound(ZmtpMessage.of("b0"));
+        b.onReadComplete();
         c.onInbound(ZmtpMessage.of("c0", "more"));
+        c.onReadComplete();
         List<String> got = new ArrayList<>();
         ZmtpMessage m;
         while ((m = fq.recv()) != null) {
@@ -123,6 +126,7 @@ class RoutingUnitTests {
         fq.add(a);
         fq.add(b);
         b.onInbound(ZmtpMessage.of("x"));
+        b.onReadComplete();
         ZmtpMessage m = fq.recv();
         assertThat(fq.lastPipe()).isSameAs(b);
         m.release();
