@@ -5,8 +5,8 @@
 # Prints one table (also written to target/compare/table.md) and draws docs/perf-throughput.png and
 # docs/perf-latency.png.
 #
-#   bench/compare.sh            # quick: ~2-3 minutes
-#   bench/compare.sh --full     # 10x the counts
+#   bench/compare.sh            # ~7-8 minutes: runs of a few seconds, so the JVMs are past JIT warm-up
+#   bench/compare.sh --full     # 3x the counts
 #   SCALE=0.2 RUNS=1 bench/compare.sh   # anything in between; SIZES="64 1024" LAT_SIZES="1" to narrow
 #
 # Installs what it needs: gcc/libzmq3-dev (apt-get, via install-libzmq.sh), JeroMQ (Maven), matplotlib (venv under
@@ -18,7 +18,7 @@ out="$root/target/compare"
 mkdir -p "$out"
 
 SCALE=${SCALE:-1}
-[ "${1:-}" = "--full" ] && SCALE=10
+[ "${1:-}" = "--full" ] && SCALE=3
 RUNS=${RUNS:-3}
 SIZES=${SIZES:-"1 16 64 256 1024 65536"}
 LAT_SIZES=${LAT_SIZES:-"1 1024"}
@@ -30,16 +30,16 @@ PORT=${PORT:-5700}
 thr_count() {
   local n
   case "$1" in
-    1|16|64) n=600000 ;;
-    256) n=400000 ;;
-    1024) n=200000 ;;
-    65536) n=6000 ;;
+    1|16|64) n=10000000 ;;
+    256) n=4000000 ;;
+    1024) n=2000000 ;;
+    65536) n=60000 ;;
     *) n=$((200000000 / ($1 + 100))) ;;
   esac
   awk -v n="$n" -v s="$SCALE" 'BEGIN { printf "%d", n * s }'
 }
 lat_count() {
-  awk -v s="$SCALE" 'BEGIN { printf "%d", 8000 * s }'
+  awk -v s="$SCALE" 'BEGIN { printf "%d", 20000 * s }'
 }
 
 echo "== setup" >&2
