@@ -281,7 +281,7 @@ class ZmtpDowngradeTest {
 
             @Override
             public ZmtpMechanism create(ZmtpMetadata localMetadata) {
-                throw new UnsupportedOperationException("not reached");
+                throw new AssertionError("constructing the handler must fail before any mechanism is created");
             }
         };
         ZmtpMechanismFactory lazy = new ZmtpMechanismFactory() {
