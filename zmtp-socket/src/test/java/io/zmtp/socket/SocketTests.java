@@ -469,6 +469,27 @@ class SocketTests {
     }
 
     @Test
+    void anInterruptedReceiveThrowsAndLeavesTheSocketUsable() throws Exception {
+        ZmqSocket pull = socket(PULL);
+        ZmqSocket push = socket(PUSH);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        java.util.concurrent.CompletableFuture<Throwable> thrown = new java.util.concurrent.CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                pull.receive();
+                thrown.complete(null);
+            } catch (Throwable t) {
+                thrown.complete(t);
+            }
+        });
+        waiter.start();
+        waiter.interrupt();
+        assertThat(thrown.get(5, TimeUnit.SECONDS)).isInstanceOf(ZmqException.Interrupted.class);
+        push.send(ZmtpMessage.of("still works"));
+        assertThat(recv(pull)).isEqualTo("still works");
+    }
+
+    @Test
     void xpubWithNodropWaitsInsteadOfDropping() {
         ZmqSocket pub = socket(XPUB);
         pub.setOption(ZmqOption.SNDHWM, 10);
