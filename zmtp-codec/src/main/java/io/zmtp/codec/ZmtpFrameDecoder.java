@@ -85,28 +85,15 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
 
     /** One ZMTP 1.0 frame: length (1 or 1+8 bytes, counting the flags byte), flags, body. */
     private boolean decodeFrame10(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        int readable = in.readableBytes();
-        int r = in.readerIndex();
-        int first = in.getUnsignedByte(r);
-        long length;
-        int headerLength;
-        if (first == 0xFF) {
-            if (readable < 10) {
-                return false;
-            }
-            length = in.getLong(r + 1);
-            headerLength = 10;
-        } else {
-            if (readable < 2) {
-                return false;
-            }
-            length = first;
-            headerLength = 2;
+        int headerLength = ZmtpWire.header10Length(in);
+        if (headerLength == 0) {
+            return false;
         }
+        long length = ZmtpWire.length10(in, headerLength);
         if (length < 1) {
             throw new ZmtpCodecException("ZMTP/1.0 frame length: " + length + " (expected: >= 1)");
         }
-        int flags = in.getUnsignedByte(r + headerLength - 1);
+        int flags = in.getUnsignedByte(in.readerIndex() + headerLength - 1);
         // libzmq's own 1.0 greeting puts 0x7F in this byte, but only in the identity frame the handshake consumes.
         if ((flags & ~ZmtpConstants.FLAG_MORE) != 0) {
             throw new ZmtpCodecException("invalid ZMTP/1.0 frame flags: 0x" + Integer.toHexString(flags));

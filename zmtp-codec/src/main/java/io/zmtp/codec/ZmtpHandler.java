@@ -124,13 +124,13 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         ByteBuf first = ctx.alloc().buffer(ZmtpConstants.GREETING_LENGTH);
         switch (mode) {
             case ZMTP10_ONLY:
-                writeIdentityFrame10(first);
+                writeIdentityFrame(first, ZmtpVersion.ZMTP_10);
                 break;
             case ZMTP20_ONLY:
                 writeSignature(first);
                 first.writeByte(1);
                 first.writeByte(zmtp20SocketTypeCode());
-                writeIdentityFrame20(first);
+                writeIdentityFrame(first, ZmtpVersion.ZMTP_20);
                 break;
             default:
                 writeSignature(first);
@@ -146,15 +146,9 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         out.writeByte(0x7F);
     }
 
-    private void writeIdentityFrame10(ByteBuf out) {
+    private void writeIdentityFrame(ByteBuf out, ZmtpVersion version) {
         byte[] identity = config.identity();
-        ZmtpWire.writeHeader(out, ZmtpVersion.ZMTP_10, identity.length, 0);
-        out.writeBytes(identity);
-    }
-
-    private void writeIdentityFrame20(ByteBuf out) {
-        byte[] identity = config.identity();
-        ZmtpWire.writeHeader(out, ZmtpVersion.ZMTP_20, identity.length, 0);
+        ZmtpWire.writeHeader(out, version, identity.length, 0);
         out.writeBytes(identity);
     }
 
@@ -287,7 +281,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
             }
             ByteBuf rest = ctx.alloc().buffer(1 + 2 + config.identityLength());
             rest.writeByte(zmtp20SocketTypeCode());
-            writeIdentityFrame20(rest);
+            writeIdentityFrame(rest, ZmtpVersion.ZMTP_20);
             ctx.writeAndFlush(rest);
             state = State.ZMTP20_IDENTITY;
             return true;
@@ -431,25 +425,12 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
     }
 
     private boolean readIdentity10(ChannelHandlerContext ctx, ByteBuf in) {
-        int readable = in.readableBytes();
-        int r = in.readerIndex();
-        int first = in.getUnsignedByte(r);
-        long length;
-        int headerLength;
-        if (first == 0xFF) {
-            if (readable < 10) {
-                return false;
-            }
-            length = in.getLong(r + 1);
-            headerLength = 10;
-        } else {
-            if (readable < 2) {
-                return false;
-            }
-            length = first;
-            headerLength = 2;
+        int headerLength = ZmtpWire.header10Length(in);
+        if (headerLength == 0) {
+            return false;
         }
-        int flags = in.getUnsignedByte(r + headerLength - 1);
+        long length = ZmtpWire.length10(in, headerLength);
+        int flags = in.getUnsignedByte(in.readerIndex() + headerLength - 1);
         // libzmq's staged signature doubles as a long identity frame whose flags byte is 7F.
         boolean validFlags = flags == 0 || (headerLength == 10 && flags == 0x7F);
         if (!validFlags || length < 1 || length > 256) {
@@ -459,7 +440,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         if (!acceptsLegacy(ZmtpVersion.ZMTP_10)) {
             throw refused(ZmtpVersion.ZMTP_10);
         }
-        if (readable < headerLength + length - 1) {
+        if (in.readableBytes() < headerLength + length - 1) {
             return false;
         }
         in.skipBytes(headerLength);

@@ -40,6 +40,23 @@ final class ZmtpWire {
         }
     }
 
+    /**
+     * Header length (2 or 10) of the ZMTP 1.0 frame at the reader index, or 0 if the header hasn't fully arrived.
+     */
+    static int header10Length(ByteBuf in) {
+        if (!in.isReadable()) {
+            return 0;
+        }
+        int headerLength = in.getUnsignedByte(in.readerIndex()) == 0xFF ? 10 : 2;
+        return in.readableBytes() < headerLength ? 0 : headerLength;
+    }
+
+    /** The length field (flags byte included) of the ZMTP 1.0 frame whose header is {@code headerLength} bytes. */
+    static long length10(ByteBuf in, int headerLength) {
+        int r = in.readerIndex();
+        return headerLength == 10 ? in.getLong(r + 1) : in.getUnsignedByte(r);
+    }
+
     /** Bytes a command takes on the wire (3.x framing). */
     static int commandLength(ZmtpCommand command) {
         long size = commandBodyLength(command);
