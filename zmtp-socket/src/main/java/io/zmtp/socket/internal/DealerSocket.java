@@ -30,6 +30,11 @@ public final class DealerSocket extends SocketBase {
     }
 
     @Override
+    protected boolean readsMessages() {
+        return receives;
+    }
+
+    @Override
     protected boolean xsend(ZmtpMessage msg) {
         if (!sends) {
             throw new ZmqException.IllegalState(type + " can't send");

@@ -230,15 +230,41 @@ public final class Pipe {
         return true;
     }
 
-    /** Queues a command or message regardless of SNDHWM (subscriptions); the pipe owns it. */
-    public void write(Object msg) {
-        if (state == State.TERMINATED) {
+    /**
+     * Queues {@code msg} (a subscription change) regardless of SNDHWM for the connection that is up now, and only
+     * for it: if that connection is gone before the message is written, it is dropped, not replayed on the next
+     * one, since a reconnection sends the whole subscription set first ({@link PipeListener#writeSubscriptions}).
+     * Dropped at once when no connection is up. The pipe owns {@code msg}.
+     *
+     * <p>The caller updates the set that reconnections send <em>before</em> calling this, and {@link #onHandshake}
+     * makes the pipe active before reading that set (both volatile), so a change is never missed by a connection
+     * coming up at the same moment: either the change sees the pipe active, or the handshake sees the changed set
+     * (or both, and the peer gets a harmless duplicate).
+     */
+    public void writeToConnection(Object msg) {
+        Channel ch = channel;
+        if (state != State.ACTIVE || ch == null) {
             ReferenceCountUtil.release(msg);
             return;
         }
         outCount.incrementAndGet();
-        out.add(msg);
+        out.add(new ForConnection(ch, msg));
         scheduleDrain();
+    }
+
+    /** An outbound object meant for one connection only. */
+    private static final class ForConnection {
+        final Channel channel;
+        final Object msg;
+
+        ForConnection(Channel channel, Object msg) {
+            this.channel = channel;
+            this.msg = msg;
+        }
+    }
+
+    private static void release(Object queued) {
+        ReferenceCountUtil.release(queued instanceof ForConnection ? ((ForConnection) queued).msg : queued);
     }
 
     /** Takes the next queued outbound object without a connection (tests, and later queue inspection). */
@@ -247,7 +273,7 @@ public final class Pipe {
         if (m != null) {
             outCount.decrementAndGet();
         }
-        return m;
+        return m instanceof ForConnection ? ((ForConnection) m).msg : m;
     }
 
     /** Counts a message dropped for this peer (PUB at HWM). */
@@ -270,7 +296,7 @@ public final class Pipe {
         Object m;
         while ((m = out.poll()) != null) {
             outCount.decrementAndGet();
-            ReferenceCountUtil.release(m);
+            release(m);
         }
     }
 
@@ -423,6 +449,15 @@ public final class Pipe {
         Object m;
         while (ch.isWritable() && (m = out.poll()) != null) {
             outCount.decrementAndGet();
+            if (m instanceof ForConnection) {
+                ForConnection f = (ForConnection) m;
+                if (f.channel != ch) {
+                    // Meant for an earlier connection; this one started with the current subscription set.
+                    ReferenceCountUtil.release(f.msg);
+                    continue;
+                }
+                m = f.msg;
+            }
             ch.write(m, ch.voidPromise());
             n++;
         }

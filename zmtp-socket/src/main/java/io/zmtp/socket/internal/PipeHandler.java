@@ -12,23 +12,28 @@ import io.zmtp.codec.ZmtpHandshakeFailure;
 import io.zmtp.codec.ZmtpHandshakeSuccess;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpProtocolError;
+import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.socket.ZmqEvent;
 
 /**
  * The last handler of every connection's pipeline: hands messages to the {@link Pipe} and nothing else. It takes no
  * lock. SUBSCRIBE/CANCEL commands become {@code 0x01}/{@code 0x00}-prefixed messages when the socket wants
- * subscriptions (PUB, XPUB), so publishers see one form whatever the peer's version.
+ * subscriptions (PUB, XPUB), so publishers see one form whatever the peer's version. A ZMTP 1.0 peer of a publisher
+ * never subscribes (1.0 subscribers filter on their side), so, as libzmq does, it is subscribed to everything by a
+ * {@code 0x01} message put in front of whatever it sends.
  */
 final class PipeHandler extends ChannelInboundHandlerAdapter {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(PipeHandler.class);
 
     private final Pipe pipe;
+    private final boolean readsMessages;
     private final boolean acceptsSubscriptions;
     private final Runnable onHandshake;
     private boolean handshaken;
 
-    PipeHandler(Pipe pipe, boolean acceptsSubscriptions, Runnable onHandshake) {
+    PipeHandler(Pipe pipe, boolean readsMessages, boolean acceptsSubscriptions, Runnable onHandshake) {
         this.pipe = pipe;
+        this.readsMessages = readsMessages;
         this.acceptsSubscriptions = acceptsSubscriptions;
         this.onHandshake = onHandshake;
     }
@@ -39,7 +44,13 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
             if (onHandshake != null) {
                 onHandshake.run();
             }
-            pipe.onHandshake(ctx.channel(), (ZmtpHandshakeSuccess) evt);
+            ZmtpHandshakeSuccess success = (ZmtpHandshakeSuccess) evt;
+            if (acceptsSubscriptions && success.version() == ZmtpVersion.ZMTP_10) {
+                // Queued before the pipe turns active, so the socket sees it before it could publish to this peer.
+                pipe.onInbound(ZmtpMessage.wrap(Unpooled.wrappedBuffer(new byte[] {1})));
+                pipe.onReadComplete();
+            }
+            pipe.onHandshake(ctx.channel(), success);
             handshaken = true;
             pipe.emit(ZmqEvent.Type.CONNECTED, ctx.channel(), null);
         } else if (evt instanceof ZmtpHandshakeFailure) {
@@ -54,7 +65,11 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof ZmtpMessage) {
-            pipe.onInbound((ZmtpMessage) msg);
+            if (readsMessages) {
+                pipe.onInbound((ZmtpMessage) msg);
+            } else {
+                ((ZmtpMessage) msg).release();
+            }
         } else if (msg instanceof ZmtpCommand) {
             ZmtpCommand c = (ZmtpCommand) msg;
             boolean sub = c.is(ZmtpCommand.SUBSCRIBE);

@@ -20,7 +20,7 @@ import java.util.ArrayDeque;
  */
 public final class PubSocket extends SocketBase {
     private final boolean xpub;
-    private final SubscriptionTrie<Pipe> trie = new SubscriptionTrie<>();
+    private final SubscriptionTrie<Pipe> trie = SubscriptionTrie.perOwnerSet();
     private final Distributor distributor = new Distributor();
     private final ArrayDeque<ZmtpMessage> forApp = new ArrayDeque<>();
 

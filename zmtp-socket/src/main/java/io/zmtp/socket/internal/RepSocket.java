@@ -18,6 +18,9 @@ public final class RepSocket extends SocketBase {
     private final List<ByteBuf> envelope = new ArrayList<>();
     private Pipe replyTo;
     private boolean sending;
+    /** The next request (envelope still on), taken from its pipe by a poll before the application receives it. */
+    private ZmtpMessage request;
+    private Pipe requestFrom;
 
     public RepSocket(SocketContext context) {
         super(context, ZmtpSocketType.REP);
@@ -29,11 +32,6 @@ public final class RepSocket extends SocketBase {
     }
 
     @Override
-    protected void xdetach(Pipe pipe) {
-        fq.remove(pipe);
-    }
-
-    @Override
     protected void xcheckRecv() {
         if (sending) {
             throw new ZmqException.IllegalState("REP must send the reply before receiving another request (EFSM)");
@@ -42,30 +40,51 @@ public final class RepSocket extends SocketBase {
 
     @Override
     protected ZmtpMessage xrecv() {
-        if (sending) {
+        if (sending || !xhasIn()) {
             return null;
+        }
+        ZmtpMessage m = request;
+        request = null;
+        int delimiter = delimiterIndex(m);
+        for (int i = 0; i <= delimiter; i++) {
+            envelope.add(m.removeFirst());
+        }
+        replyTo = requestFrom;
+        requestFrom = null;
+        sending = true;
+        return m;
+    }
+
+    /** Whether a request is here; it is kept as it is, and the socket still may not send (no state change). */
+    @Override
+    protected boolean xhasIn() {
+        if (sending) {
+            return false;
+        }
+        if (request != null) {
+            return true;
         }
         ZmtpMessage m;
         while ((m = fq.recv()) != null) {
-            int delimiter = -1;
-            for (int i = 0; i < m.size(); i++) {
-                if (!m.frame(i).isReadable()) {
-                    delimiter = i;
-                    break;
-                }
-            }
+            int delimiter = delimiterIndex(m);
             if (delimiter < 0 || delimiter == m.size() - 1) {
                 m.release();
                 continue;
             }
-            for (int i = 0; i <= delimiter; i++) {
-                envelope.add(m.removeFirst());
-            }
-            replyTo = fq.lastPipe();
-            sending = true;
-            return m;
+            request = m;
+            requestFrom = fq.lastPipe();
+            return true;
         }
-        return null;
+        return false;
+    }
+
+    private static int delimiterIndex(ZmtpMessage m) {
+        for (int i = 0; i < m.size(); i++) {
+            if (!m.frame(i).isReadable()) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Override
@@ -92,8 +111,21 @@ public final class RepSocket extends SocketBase {
     }
 
     @Override
+    protected void xdetach(Pipe pipe) {
+        fq.remove(pipe);
+        if (requestFrom == pipe) {
+            // Still delivered, as a message already received would be; the reply will be dropped.
+            requestFrom = null;
+        }
+    }
+
+    @Override
     protected void xclose() {
         envelope.forEach(ByteBuf::release);
         envelope.clear();
+        if (request != null) {
+            request.release();
+            request = null;
+        }
     }
 }

@@ -8,12 +8,15 @@ import io.zmtp.socket.ZmqException;
 /**
  * REQ (rfc 28): prepends the empty delimiter, load-balances requests, and then accepts a reply only from the pipe
  * the request went to, only if it starts with the delimiter; anything else is discarded. Strict send/receive
- * alternation.
+ * alternation: a reply that has arrived (and that a poll may have seen) must be received before the next request,
+ * as in libzmq, where a REQ with a reply pending is readable and not writable.
  */
 public final class ReqSocket extends SocketBase {
     private final LoadBalancer lb = new LoadBalancer();
     private Pipe current;
     private boolean receiving;
+    /** The reply, taken from the pipe by a poll before the application receives it. */
+    private ZmtpMessage reply;
 
     public ReqSocket(SocketContext context) {
         super(context, ZmtpSocketType.REQ);
@@ -54,6 +57,29 @@ public final class ReqSocket extends SocketBase {
 
     @Override
     protected ZmtpMessage xrecv() {
+        ZmtpMessage m = reply != null ? reply : nextReply();
+        if (m != null) {
+            reply = null;
+            receiving = false;
+            current = null;
+        }
+        return m;
+    }
+
+    /** Whether the reply is here; it is kept, and the socket still waits for it to be received (no state change). */
+    @Override
+    protected boolean xhasIn() {
+        if (reply == null) {
+            reply = nextReply();
+        }
+        return reply != null;
+    }
+
+    /**
+     * The reply to the outstanding request without its delimiter, or null; discards anything else (input from other
+     * peers, messages without the delimiter).
+     */
+    private ZmtpMessage nextReply() {
         for (Pipe p : pipes()) {
             if (p != current) {
                 discardInput(p);
@@ -66,8 +92,6 @@ public final class ReqSocket extends SocketBase {
         while ((m = current.poll()) != null) {
             if (m.size() >= 2 && !m.frame(0).isReadable()) {
                 m.removeFirst().release();
-                receiving = false;
-                current = null;
                 return m;
             }
             m.release();
@@ -85,5 +109,13 @@ public final class ReqSocket extends SocketBase {
     @Override
     protected boolean xhasOut() {
         return !receiving && lb.hasRoom();
+    }
+
+    @Override
+    protected void xclose() {
+        if (reply != null) {
+            reply.release();
+            reply = null;
+        }
     }
 }

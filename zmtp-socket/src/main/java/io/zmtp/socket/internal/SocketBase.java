@@ -98,7 +98,7 @@ public abstract class SocketBase implements PipeListener {
     private final List<Connector> stopping = new ArrayList<>();
 
     // async
-    private final ConcurrentLinkedQueue<CompletableFuture<ZmtpMessage>> pendingReceives = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<ReceiveFuture> pendingReceives = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<PendingSend> pendingSends = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean asyncScheduled = new AtomicBoolean();
     private final Runnable asyncTrigger = this::scheduleAsync;
@@ -180,11 +180,20 @@ public abstract class SocketBase implements PipeListener {
         return false;
     }
 
+    /**
+     * Whether messages from peers are read at all. A socket that never reads (PUSH) releases them as they arrive, so
+     * a peer that sends anyway can't make it hold memory, or keep a closed connection's pipe alive to drain them.
+     */
+    protected boolean readsMessages() {
+        return true;
+    }
+
     // ---------------------------------------------------------------- endpoints
 
     private void initPipeline(Channel ch, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
         ch.pipeline().addLast("zmtp", new ZmtpHandler(config));
-        ch.pipeline().addLast("zmtp-socket", new PipeHandler(pipe, acceptsSubscriptions(), onHandshake));
+        ch.pipeline().addLast("zmtp-socket",
+                new PipeHandler(pipe, readsMessages(), acceptsSubscriptions(), onHandshake));
     }
 
     private ChannelInitializer<Channel> initializer(Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
@@ -436,6 +445,19 @@ public abstract class SocketBase implements PipeListener {
         return pipes;
     }
 
+    /**
+     * Every pipe that may have a connection, including those whose CONNECTED event the socket hasn't applied yet
+     * (lock held). For what must reach every connection that is up, such as subscription changes.
+     */
+    protected final void forEachLivePipe(Consumer<Pipe> action) {
+        for (List<Pipe> ps : connectPipes.values()) {
+            ps.forEach(action);
+        }
+        for (Listener l : listeners.values()) {
+            l.accepted.forEach(action);
+        }
+    }
+
     /** A pipe joins the socket's routing (at connect, or when an accepted/IMMEDIATE pipe connects). */
     protected abstract void xattach(Pipe pipe);
 
@@ -458,6 +480,18 @@ public abstract class SocketBase implements PipeListener {
 
     /** The next message for the application, or null. */
     protected abstract ZmtpMessage xrecv();
+
+    /**
+     * Whether a receive would return a message now, without changing what the next send or receive may do. The
+     * default takes the next message ahead of time, which suits types whose receiving changes no state; REQ and REP
+     * override it.
+     */
+    protected boolean xhasIn() {
+        if (prefetched == null) {
+            prefetched = xrecv();
+        }
+        return prefetched != null;
+    }
 
     /** Whether a send would not block now. */
     protected abstract boolean xhasOut();
@@ -496,6 +530,7 @@ public abstract class SocketBase implements PipeListener {
      * {@code msg} in every case. Returns false on timeout.
      */
     public boolean send(ZmtpMessage msg, long timeoutNanos) {
+        checkSendable(msg);
         long deadline = deadline(timeoutNanos);
         boolean owned = true;
         try {
@@ -550,6 +585,33 @@ public abstract class SocketBase implements PipeListener {
         }
     }
 
+    /** Whether a receive would return a message now; changes no state a send or receive depends on. Lock held. */
+    private boolean hasIn() {
+        if (prefetched != null) {
+            return true;
+        }
+        try {
+            xcheckRecv();
+        } catch (ZmqException e) {
+            return false;
+        }
+        return xhasIn();
+    }
+
+    /**
+     * Rejects a message that can't be sent before it is queued, where the caller can still be told: a released
+     * message (its frames may already belong to someone else). A message with no frames is sent as one empty frame,
+     * as libzmq sends an empty {@code zmq_msg_t}.
+     */
+    private static void checkSendable(ZmtpMessage msg) {
+        if (msg.refCnt() == 0) {
+            throw new IllegalArgumentException("message already released: " + msg);
+        }
+        if (msg.size() == 0) {
+            msg.add(Unpooled.EMPTY_BUFFER);
+        }
+    }
+
     private ZmtpMessage recvLocked() {
         processEvents();
         ZmtpMessage m = prefetched;
@@ -577,15 +639,7 @@ public abstract class SocketBase implements PipeListener {
                 return false;
             }
             processEvents();
-            if (prefetched == null) {
-                try {
-                    xcheckRecv();
-                } catch (ZmqException e) {
-                    return false;
-                }
-                prefetched = xrecv();
-            }
-            return prefetched != null;
+            return hasIn();
         } finally {
             lock.unlock();
         }
@@ -606,7 +660,7 @@ public abstract class SocketBase implements PipeListener {
     }
 
     public CompletionStage<ZmtpMessage> receiveAsync() {
-        CompletableFuture<ZmtpMessage> f = new CompletableFuture<>();
+        ReceiveFuture f = new ReceiveFuture();
         ZmtpMessage m;
         try {
             m = pendingReceives.isEmpty() ? receive(0) : null;
@@ -615,7 +669,9 @@ public abstract class SocketBase implements PipeListener {
             return f;
         }
         if (m != null) {
-            f.complete(m);
+            // Nobody else has seen f yet: the claim can't fail.
+            f.claim();
+            f.deliver(m);
             return f;
         }
         pendingReceives.add(f);
@@ -626,6 +682,12 @@ public abstract class SocketBase implements PipeListener {
 
     public CompletionStage<Void> sendAsync(ZmtpMessage msg) {
         CompletableFuture<Void> f = new CompletableFuture<>();
+        try {
+            checkSendable(msg);
+        } catch (IllegalArgumentException e) {
+            f.completeExceptionally(e);
+            return f;
+        }
         if (closed) {
             ReferenceCountUtil.release(msg);
             f.completeExceptionally(new ZmqException.Closed(type + " socket is closed"));
@@ -686,26 +748,33 @@ public abstract class SocketBase implements PipeListener {
                 PendingSend done = s;
                 completions.add(() -> done.future.complete(null));
             }
-            while (!pendingReceives.isEmpty()) {
+            ReceiveFuture f;
+            while ((f = pendingReceives.peek()) != null) {
+                if (f.isAbandoned()) {
+                    // Cancelled or timed out by the application: it takes no message.
+                    pendingReceives.poll();
+                    continue;
+                }
                 if (prefetched == null) {
                     try {
                         xcheckRecv();
                     } catch (ZmqException e) {
-                        CompletableFuture<ZmtpMessage> f = pendingReceives.poll();
-                        completions.add(() -> f.completeExceptionally(e));
+                        pendingReceives.poll();
+                        ReceiveFuture failed = f;
+                        completions.add(() -> failed.completeExceptionally(e));
                         continue;
                     }
                 }
-                ZmtpMessage m = recvLocked();
-                if (m == null) {
+                if (!hasIn()) {
                     break;
                 }
-                CompletableFuture<ZmtpMessage> f = pendingReceives.poll();
-                completions.add(() -> {
-                    if (!f.complete(m)) {
-                        m.release();
-                    }
-                });
+                pendingReceives.poll();
+                if (!f.claim()) {
+                    continue;
+                }
+                ZmtpMessage m = recvLocked();
+                ReceiveFuture claimed = f;
+                completions.add(() -> claimed.deliver(m));
             }
         } finally {
             lock.unlock();
@@ -720,7 +789,7 @@ public abstract class SocketBase implements PipeListener {
             ReferenceCountUtil.release(s.msg);
             s.future.completeExceptionally(closedException);
         }
-        CompletableFuture<ZmtpMessage> f;
+        ReceiveFuture f;
         while ((f = pendingReceives.poll()) != null) {
             f.completeExceptionally(closedException);
         }

@@ -24,7 +24,7 @@ public final class SubSocket extends SocketBase {
 
     private final boolean xsub;
     private final FairQueue fq = new FairQueue();
-    private final SubscriptionTrie<Object> filter = new SubscriptionTrie<>();
+    private final SubscriptionTrie<Object> filter = SubscriptionTrie.counted();
     private final Distributor distributor = new Distributor();
     private volatile List<byte[]> snapshot = List.of();
 
@@ -70,13 +70,15 @@ public final class SubSocket extends SocketBase {
         if (!changed) {
             return;
         }
+        // The snapshot first: a pipe becoming active now reads it after turning active (see Pipe#writeToConnection).
         snapshot = List.copyOf(filter.prefixes());
-        for (Pipe p : pipes()) {
+        // Every live pipe, not only those attached: one whose CONNECTED event is still in the mailbox is up already.
+        forEachLivePipe(p -> {
             if (p.isActive()) {
                 ByteBuf t = Unpooled.wrappedBuffer(topic.clone());
-                p.write(subscribe ? ZmtpCommand.subscribe(t) : ZmtpCommand.cancel(t));
+                p.writeToConnection(subscribe ? ZmtpCommand.subscribe(t) : ZmtpCommand.cancel(t));
             }
-        }
+        });
     }
 
     @Override
@@ -94,6 +96,18 @@ public final class SubSocket extends SocketBase {
             if (changed) {
                 snapshot = List.copyOf(filter.prefixes());
             }
+            // Like SUBSCRIBE/CANCEL commands: for the connections up now, never replayed after a reconnection's
+            // snapshot (which already holds it), and not held back by SNDHWM.
+            try {
+                forEachLivePipe(p -> {
+                    if (p.isActive()) {
+                        p.writeToConnection(Distributor.share(msg));
+                    }
+                });
+            } finally {
+                msg.release();
+            }
+            return true;
         }
         distributor.send(msg, sink -> pipes().forEach(sink));
         return true;

@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -13,9 +15,13 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Byte-prefix subscriptions with counts, per owner (a pipe for PUB/XPUB; one owner for SUB's local filter). A message
- * matches an owner when one of the owner's prefixes is a prefix of the message's first frame; the empty prefix
- * matches everything. Subscribing twice needs two cancels. Not thread-safe.
+ * Byte-prefix subscriptions per owner. A message matches an owner when one of the owner's prefixes is a prefix of the
+ * message's first frame; the empty prefix matches everything. Not thread-safe.
+ *
+ * <p>Two flavours, as libzmq has them: a publisher keeps a <em>set</em> of prefixes per subscriber pipe
+ * ({@link #perOwnerSet()}, libzmq's mtrie: a repeated SUBSCRIBE changes nothing and one CANCEL removes it), while a
+ * subscriber's own filter <em>counts</em> ({@link #counted()}, libzmq's trie: two SUBSCRIBE options need two
+ * UNSUBSCRIBEs, and only the first and the last reach the publishers).
  *
  * @param <P> the owner type
  */
@@ -31,8 +37,26 @@ public final class SubscriptionTrie<P> {
     }
 
     private final Node<P> root = new Node<>();
+    private final boolean counted;
 
-    /** Adds one count of {@code prefix} for {@code owner}; true if the prefix had no subscriber before. */
+    private SubscriptionTrie(boolean counted) {
+        this.counted = counted;
+    }
+
+    /** A publisher's subscriptions: each owner subscribes to a prefix at most once. */
+    public static <P> SubscriptionTrie<P> perOwnerSet() {
+        return new SubscriptionTrie<>(false);
+    }
+
+    /** A subscriber's filter: each subscription of a prefix counts, and needs a removal of its own. */
+    public static <P> SubscriptionTrie<P> counted() {
+        return new SubscriptionTrie<>(true);
+    }
+
+    /**
+     * Adds {@code prefix} for {@code owner} (one more count, or nothing if the owner has it and this is a set); true
+     * if the prefix had no subscriber before.
+     */
     public boolean add(byte[] prefix, P owner) {
         Node<P> n = root;
         for (byte b : prefix) {
@@ -44,13 +68,16 @@ public final class SubscriptionTrie<P> {
         if (n.owners == null) {
             n.owners = new IdentityHashMap<>();
         }
+        if (!counted && n.owners.containsKey(owner)) {
+            return false;
+        }
         n.owners.merge(owner, 1, Integer::sum);
         return n.total++ == 0;
     }
 
     /**
-     * Removes one count of {@code prefix} for {@code owner}; true if the prefix has no subscriber left. An unknown
-     * subscription is ignored (false).
+     * Removes {@code prefix} for {@code owner} (one count, or the owner's one entry in a set); true if the prefix has
+     * no subscriber left. An unknown subscription is ignored (false).
      */
     public boolean remove(byte[] prefix, P owner) {
         int[] result = {0};
@@ -124,7 +151,7 @@ public final class SubscriptionTrie<P> {
             if (n.total > 0) {
                 for (P p : n.owners.keySet()) {
                     if (seen == null) {
-                        seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+                        seen = Collections.newSetFromMap(new IdentityHashMap<>());
                     }
                     if (seen.add(p)) {
                         sink.accept(p);
@@ -185,7 +212,7 @@ public final class SubscriptionTrie<P> {
         }
         if (n.children != null) {
             for (Map.Entry<Byte, Node<P>> e : n.children.entrySet()) {
-                byte[] child = java.util.Arrays.copyOf(path, path.length + 1);
+                byte[] child = Arrays.copyOf(path, path.length + 1);
                 child[path.length] = e.getKey();
                 collect(e.getValue(), child, out);
             }

@@ -168,7 +168,7 @@ class RoutingUnitTests {
 
     @Test
     void trieMatchesByPrefixOncePerOwner() {
-        SubscriptionTrie<String> t = new SubscriptionTrie<>();
+        SubscriptionTrie<String> t = SubscriptionTrie.perOwnerSet();
         assertThat(t.add(b("A"), "p1")).isTrue();
         assertThat(t.add(b("AB"), "p1")).isTrue();
         assertThat(t.add(b("AB"), "p2")).isFalse();
@@ -182,7 +182,7 @@ class RoutingUnitTests {
 
     @Test
     void emptySubscriptionMatchesEverything() {
-        SubscriptionTrie<String> t = new SubscriptionTrie<>();
+        SubscriptionTrie<String> t = SubscriptionTrie.perOwnerSet();
         t.add(new byte[0], "p");
         assertThat(match(t, "")).containsExactly("p");
         assertThat(match(t, "anything")).containsExactly("p");
@@ -190,8 +190,8 @@ class RoutingUnitTests {
     }
 
     @Test
-    void subscriptionsAreCounted() {
-        SubscriptionTrie<String> t = new SubscriptionTrie<>();
+    void aSubscribersOwnFilterCountsSubscriptions() {
+        SubscriptionTrie<String> t = SubscriptionTrie.counted();
         t.add(b("A"), "p");
         t.add(b("A"), "p");
         assertThat(t.remove(b("A"), "p")).isFalse();
@@ -203,8 +203,23 @@ class RoutingUnitTests {
     }
 
     @Test
+    void aPublisherKeepsOneSubscriptionPerPrefixAndSubscriberAsLibzmqDoes() {
+        SubscriptionTrie<String> t = SubscriptionTrie.perOwnerSet();
+        assertThat(t.add(b("A"), "p")).isTrue();
+        assertThat(t.add(b("A"), "p")).isFalse();
+        assertThat(t.add(b("A"), "q")).isFalse();
+        assertThat(t.count(b("A"))).isEqualTo(2);
+        assertThat(t.remove(b("A"), "p")).isFalse();
+        assertThat(match(t, "A1")).containsExactly("q");
+        assertThat(t.remove(b("A"), "p")).isFalse();
+        assertThat(t.remove(b("A"), "q")).isTrue();
+        assertThat(match(t, "A1")).isEmpty();
+        assertThat(t.prefixes()).isEmpty();
+    }
+
+    @Test
     void removingAnOwnerReportsPrefixesLeftUnused() {
-        SubscriptionTrie<String> t = new SubscriptionTrie<>();
+        SubscriptionTrie<String> t = SubscriptionTrie.perOwnerSet();
         t.add(b("A"), "p1");
         t.add(b("AB"), "p1");
         t.add(b("AB"), "p2");

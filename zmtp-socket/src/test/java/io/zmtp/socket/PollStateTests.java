@@ -1,0 +1,100 @@
+package io.zmtp.socket;
+
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static io.zmtp.codec.ZmtpSocketType.REP;
+import static io.zmtp.codec.ZmtpSocketType.REQ;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Polling reports what a send or receive may do and changes none of it (libzmq's zmq_poll on REQ and REP). */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class PollStateTests {
+    private static final Duration WAIT = Duration.ofSeconds(5);
+    private ZmqContext ctx;
+    private ZmqSocket req;
+    private ZmqSocket rep;
+
+    @BeforeEach
+    void setUp() {
+        ctx = ZmqContext.builder().lingerCapMillis(1000).build();
+        rep = socket(REP);
+        req = socket(REQ);
+        req.connect(rep.bind("tcp://127.0.0.1:*"));
+    }
+
+    @AfterEach
+    void tearDown() {
+        ctx.close();
+    }
+
+    private ZmqSocket socket(ZmtpSocketType type) {
+        ZmqSocket s = ctx.socket(type);
+        s.setOption(ZmqOption.LINGER, 0);
+        return s;
+    }
+
+    private static void awaitReadable(ZmqSocket s) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!s.pollIn()) {
+            assertThat(System.nanoTime() - deadline).as(s + " readable in time").isNegative();
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void aReqWhoseReplyAPollHasSeenIsReadableNotWritableUntilTheReplyIsReceived() {
+        req.send(ZmtpMessage.of("request 1"));
+        assertThat(SocketTests.recv(rep)).isEqualTo("request 1");
+        rep.send(ZmtpMessage.of("reply 1"));
+
+        awaitReadable(req);
+        assertThat(req.pollIn()).isTrue();
+        assertThat(req.pollOut()).as("REQ with a reply pending is not writable").isFalse();
+        assertThatThrownBy(() -> req.send(ZmtpMessage.of("request 2")))
+                .isInstanceOf(ZmqException.IllegalState.class);
+
+        assertThat(SocketTests.recv(req)).isEqualTo("reply 1");
+        assertThat(req.pollIn()).isFalse();
+        assertThat(req.pollOut()).isTrue();
+
+        // Replies stay in step with requests afterwards.
+        req.send(ZmtpMessage.of("request 2"));
+        assertThat(SocketTests.recv(rep)).isEqualTo("request 2");
+        rep.send(ZmtpMessage.of("reply 2"));
+        assertThat(SocketTests.recv(req)).isEqualTo("reply 2");
+    }
+
+    @Test
+    void aRepWhoseRequestAPollHasSeenIsNotWritableUntilTheRequestIsReceived() {
+        req.send(ZmtpMessage.of("request"));
+        awaitReadable(rep);
+        assertThat(rep.pollOut()).as("REP with an unread request is not writable").isFalse();
+        assertThatThrownBy(() -> rep.send(ZmtpMessage.of("too early")))
+                .isInstanceOf(ZmqException.IllegalState.class);
+        assertThat(rep.pollIn()).isTrue();
+
+        assertThat(SocketTests.recv(rep)).isEqualTo("request");
+        assertThat(rep.pollIn()).isFalse();
+        assertThat(rep.pollOut()).isTrue();
+        rep.send(ZmtpMessage.of("reply"));
+        assertThat(SocketTests.recv(req)).isEqualTo("reply");
+    }
+
+    @Test
+    void aPollBeforeAnyRequestLeavesTheReqWritable() {
+        assertThat(req.pollIn()).isFalse();
+        assertThat(req.pollOut()).isTrue();
+        req.send(ZmtpMessage.of("q"));
+        assertThat(req.pollOut()).isFalse();
+        assertThat(SocketTests.recv(rep)).isEqualTo("q");
+    }
+}
