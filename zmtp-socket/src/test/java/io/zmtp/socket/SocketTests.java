@@ -609,4 +609,33 @@ class SocketTests {
             assertThat(requests).isEqualTo(10);
         }
     }
+
+    @Test
+    void aReleasedMessageIsRejectedAtSendAndTheMessagesAroundItArriveWhole() {
+        ZmqSocket pull = socket(PULL);
+        ZmqSocket push = socket(PUSH);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        push.send(ZmtpMessage.of("before", "2"));
+        ZmtpMessage released = ZmtpMessage.of("gone");
+        released.release();
+        assertThatThrownBy(() -> push.send(released)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("released");
+        assertThatThrownBy(() -> push.sendAsync(released).toCompletableFuture().join())
+                .hasCauseInstanceOf(IllegalArgumentException.class);
+        push.send(ZmtpMessage.of("after"));
+        assertThat(recv(pull)).isEqualTo("before|2");
+        assertThat(recv(pull)).isEqualTo("after");
+    }
+
+    @Test
+    void aMessageWithNoFramesIsSentAsOneEmptyFrameAsLibzmqSendsAnEmptyMessage() {
+        ZmqSocket pull = socket(PULL);
+        ZmqSocket push = socket(PUSH);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        push.send(ZmtpMessage.create());
+        ZmtpMessage m = pull.receive(WAIT);
+        assertThat(m.size()).isEqualTo(1);
+        assertThat(m.frame(0).readableBytes()).isZero();
+        m.release();
+    }
 }

@@ -1,0 +1,103 @@
+package io.zmtp.socket;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.zmtp.codec.ZmtpCommand;
+import io.zmtp.codec.ZmtpConfig;
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static io.zmtp.codec.ZmtpSocketType.SUB;
+import static io.zmtp.codec.ZmtpSocketType.XPUB;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Subscriptions between our sockets and a bare-codec peer that shows exactly what crosses the wire. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SubscriptionTests {
+    private ZmqContext ctx;
+
+    @BeforeEach
+    void setUp() {
+        ctx = ZmqContext.builder().lingerCapMillis(1000).build();
+    }
+
+    @AfterEach
+    void tearDown() {
+        ctx.close();
+    }
+
+    private ZmqSocket socket(ZmtpSocketType type) {
+        ZmqSocket s = ctx.socket(type);
+        s.setOption(ZmqOption.LINGER, 0);
+        return s;
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
+    void aPublisherTakesARepeatedSubscribeAsOneAndOneCancelRemovesIt() {
+        ZmqSocket xpub = socket(XPUB);
+        String endpoint = xpub.bind("tcp://127.0.0.1:*");
+        try (RawPeer sub = new RawPeer(ZmtpConfig.builder(SUB).build())) {
+            Channel ch = sub.connect(endpoint);
+            ch.write(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(b("A"))));
+            ch.write(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(b("A"))));
+            ch.writeAndFlush(ZmtpCommand.cancel(Unpooled.wrappedBuffer(b("A"))));
+            assertThat(SocketTests.recv(xpub)).isEqualTo("\u0001A");
+            assertThat(SocketTests.recv(xpub)).as("one CANCEL undoes both SUBSCRIBEs").isEqualTo("\u0000A");
+
+            ch.writeAndFlush(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(b("B"))));
+            assertThat(SocketTests.recv(xpub)).isEqualTo("\u0001B");
+            xpub.send(ZmtpMessage.of("A: not subscribed any more"));
+            xpub.send(ZmtpMessage.of("B: subscribed"));
+            assertThat(sub.next()).isEqualTo("B: subscribed");
+        }
+    }
+
+    /**
+     * Stress: subscriptions made on a bound SUB while a publisher connects to it. Whether the connection's handshake
+     * sends the set before or after each change, the publisher must end up with every topic. A large set makes each
+     * change slow, which widens the window in which the connection can come up mid-change.
+     */
+    @Test
+    void subscriptionsMadeWhileAPublisherConnectsAllReachIt() {
+        int early = 3_000;
+        int late = 100;
+        for (int round = 0; round < 10; round++) {
+            try (RawPeer pub = new RawPeer(ZmtpConfig.builder(ZmtpSocketType.PUB).build());
+                 ZmqSocket sub = socket(SUB)) {
+                String endpoint = sub.bind("tcp://127.0.0.1:*");
+                Set<String> expected = new HashSet<>();
+                for (int i = 0; i < early; i++) {
+                    sub.setOption(ZmqOption.SUBSCRIBE, b("early-" + i));
+                    expected.add("SUBSCRIBE:early-" + i);
+                }
+                pub.startConnect(endpoint);
+                for (int i = 0; i < late; i++) {
+                    sub.setOption(ZmqOption.SUBSCRIBE, b("late-" + i));
+                    expected.add("SUBSCRIBE:late-" + i);
+                }
+                Set<String> seen = new HashSet<>();
+                while (!seen.containsAll(expected)) {
+                    String next = pub.received.poll();
+                    if (next == null) {
+                        next = pub.next();
+                    }
+                    seen.add(next);
+                }
+                assertThat(seen).isEqualTo(expected);
+            }
+        }
+    }
+}
