@@ -7,12 +7,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.codec.ZmtpSocketType.*;
@@ -607,6 +611,52 @@ class SocketTests {
                 }
             }
             assertThat(requests).isEqualTo(10);
+        }
+    }
+
+    /**
+     * A name lookup that never returns (a resolver that doesn't answer) must stall neither the other sockets on the
+     * same, only, I/O thread nor closing. Its own thread mode: were the lookup on the I/O thread, bind would wait
+     * for that thread forever and uninterruptibly.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aNameLookupThatNeverAnswersStallsNeitherOtherSocketsNorClose() throws Exception {
+        CountDownLatch lookingUp = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        ZmqContext c = ZmqContext.builder().ioThreads(1).lingerCapMillis(2000).hostResolver(host -> {
+            if (!"hangs.invalid".equals(host)) {
+                return InetAddress.getByName(host);
+            }
+            lookingUp.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new UnknownHostException(host + " (lookup abandoned)");
+        }).build();
+        try {
+            ZmqSocket stuck = c.socket(DEALER);
+            stuck.setOption(ZmqOption.LINGER, 200);
+            stuck.connect("tcp://hangs.invalid:5555");
+            stuck.send(ZmtpMessage.of("queued for a host that never resolves"));
+            assertThat(lookingUp.await(10, TimeUnit.SECONDS)).as("lookup started").isTrue();
+
+            ZmqSocket pull = c.socket(PULL);
+            ZmqSocket push = c.socket(PUSH);
+            pull.setOption(ZmqOption.LINGER, 0);
+            push.setOption(ZmqOption.LINGER, 0);
+            push.connect(pull.bind("tcp://127.0.0.1:*"));
+            for (int i = 0; i < 3; i++) {
+                push.send(ZmtpMessage.of("m" + i));
+                assertThat(recv(pull)).isEqualTo("m" + i);
+            }
+            CompletableFuture.runAsync(stuck::close).get(10, TimeUnit.SECONDS);
+            CompletableFuture.runAsync(c::close).get(15, TimeUnit.SECONDS);
+        } finally {
+            never.countDown();
+            c.close();
         }
     }
 }
