@@ -574,6 +574,66 @@ class SocketTests {
         pull.unbind(ep);
     }
 
+    /** Whether nothing listens on {@code endpoint} any more: binding it again succeeds only then. */
+    private boolean free(String endpoint) {
+        ZmqSocket probe = socket(PULL);
+        try {
+            probe.bind(endpoint);
+            return true;
+        } catch (ZmqException.Endpoint e) {
+            return false;
+        } finally {
+            probe.close();
+        }
+    }
+
+    private static int port(String endpoint) {
+        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+    }
+
+    /** As in libzmq, unbind takes the string bind was given as well as the one it returned, and tcp's wildcard form. */
+    @Test
+    void unbindAcceptsTheGivenTheReturnedAndTheWildcardForms() {
+        ZmqSocket pull = socket(PULL);
+
+        String ephemeral = pull.bind("tcp://127.0.0.1:*");
+        assertThat(free(ephemeral)).as("a bound port can't be bound again").isFalse();
+        pull.unbind("tcp://127.0.0.1:*");
+        assertThat(free(ephemeral)).isTrue();
+
+        // One string bound twice names both listeners.
+        String first = pull.bind("tcp://127.0.0.1:*");
+        String second = pull.bind("tcp://127.0.0.1:*");
+        pull.unbind("tcp://127.0.0.1:*");
+        assertThat(free(first)).isTrue();
+        assertThat(free(second)).isTrue();
+
+        int p = port(pull.bind("tcp://*:*"));
+        pull.unbind("tcp://*:" + p);
+        assertThat(free("tcp://*:" + p)).isTrue();
+
+        String given = "tcp://*:" + p;
+        pull.bind(given);
+        pull.unbind(given);
+        assertThat(free(given)).isTrue();
+
+        assertThat(pull.bind(given)).isEqualTo("tcp://0.0.0.0:" + p);
+        pull.unbind("tcp://0.0.0.0:" + p);
+        assertThat(free(given)).isTrue();
+
+        // A form naming another address is no match, and leaves the listener working.
+        pull.bind(given);
+        assertThatThrownBy(() -> pull.unbind("tcp://127.0.0.1:" + p)).isInstanceOf(ZmqException.Endpoint.class);
+        assertThatThrownBy(() -> pull.unbind("tcp://*:*")).isInstanceOf(ZmqException.Endpoint.class);
+        ZmqSocket push = socket(PUSH);
+        push.connect("tcp://127.0.0.1:" + p);
+        push.send(ZmtpMessage.of("still listening"));
+        assertThat(recv(pull)).isEqualTo("still listening");
+        pull.unbind(given);
+        assertThat(free(given)).isTrue();
+        assertThatThrownBy(() -> pull.unbind(given)).isInstanceOf(ZmqException.Endpoint.class);
+    }
+
     @Test
     void optionsHaveLibzmqDefaults() {
         ZmqSocket s = socket(DEALER);

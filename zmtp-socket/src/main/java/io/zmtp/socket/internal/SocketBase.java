@@ -58,11 +58,16 @@ public abstract class SocketBase implements PipeListener {
 
     private static final class Listener {
         final String endpoint;
+        /** As given to bind, which unbind accepts too. */
+        final String requested;
+        final Transport transport;
         final Channel serverChannel;
         final Set<Pipe> accepted = ConcurrentHashMap.newKeySet();
 
-        Listener(String endpoint, Channel serverChannel) {
+        Listener(String endpoint, String requested, Transport transport, Channel serverChannel) {
             this.endpoint = endpoint;
+            this.requested = requested;
+            this.transport = transport;
             this.serverChannel = serverChannel;
         }
     }
@@ -230,7 +235,7 @@ public abstract class SocketBase implements PipeListener {
                 throw new ZmqException.Endpoint("bind " + endpoint + " failed: " + f.cause(), f.cause());
             }
             String real = transport.boundEndpoint(ep, f.channel());
-            Listener l = new Listener(real, f.channel());
+            Listener l = new Listener(real, endpoint, transport, f.channel());
             holder[0] = l;
             listeners.put(real, l);
             return real;
@@ -239,15 +244,36 @@ public abstract class SocketBase implements PipeListener {
         }
     }
 
+    /**
+     * Stops every listener {@code endpoint} names: the string bind returned, the one it was given, or a form the
+     * transport says is equivalent. Several when one wildcard string was bound more than once (libzmq also unbinds
+     * every listener the string names).
+     */
     public void unbind(String endpoint) {
+        Endpoint ep;
+        try {
+            ep = Endpoint.parse(endpoint);
+        } catch (IllegalArgumentException e) {
+            ep = null;
+        }
         lock.lock();
         try {
             checkOpen();
-            Listener l = listeners.remove(endpoint);
-            if (l == null) {
+            List<Listener> named = new ArrayList<>();
+            for (Listener l : listeners.values()) {
+                if (l.endpoint.equals(endpoint) || l.requested.equals(endpoint)
+                        || (ep != null && ep.scheme().equals(l.transport.scheme())
+                            && l.transport.namesListener(ep, l.serverChannel))) {
+                    named.add(l);
+                }
+            }
+            if (named.isEmpty()) {
                 throw new ZmqException.Endpoint("not bound to " + endpoint + " (bound: " + listeners.keySet() + ")");
             }
-            closeListener(l);
+            for (Listener l : named) {
+                listeners.remove(l.endpoint, l);
+                closeListener(l);
+            }
         } finally {
             lock.unlock();
         }

@@ -157,6 +157,24 @@ public final class TcpTransport implements Transport {
         return "tcp://" + host + ":" + local.getPort();
     }
 
+    @Override
+    public boolean namesListener(Endpoint endpoint, Channel serverChannel) {
+        InetSocketAddress named;
+        try {
+            named = parse(endpoint.address(), true, hostResolver);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        InetSocketAddress local = (InetSocketAddress) serverChannel.localAddress();
+        if (named.getPort() == 0 || local == null || local.getPort() != named.getPort()) {
+            return false;
+        }
+        // A listener on every interface may report the IPv6 wildcard even when bound as 0.0.0.0.
+        InetAddress a = named.getAddress();
+        InetAddress b = local.getAddress();
+        return a.isAnyLocalAddress() ? b.isAnyLocalAddress() : a.equals(b);
+    }
+
     /**
      * Netty's resolution hook for connections: Bootstrap registers the channel, asks this for the address, and
      * connects on the channel's loop once the promise completes, so the loop never waits for the lookup.
