@@ -18,6 +18,7 @@ import io.zmtp.socket.internal.SubSocket;
 import io.zmtp.socket.transport.TcpTransport;
 
 import java.util.ArrayList;
+import java.util.List;
 import java.net.InetAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,7 +29,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Owns the I/O threads (one shared Netty event loop group: NIO, or epoll on Linux when the native library loads)
  * and makes sockets. Thread-safe. Closing it closes every socket it made (each with its LINGER, capped by
- * {@link Builder#lingerCapMillis}) and stops the threads.
+ * {@link Builder#lingerCapMillis}; the sockets linger together, so the wait is the longest of them) and stops the
+ * threads.
  *
  * <pre>{@code
  * try (ZmqContext ctx = new ZmqContext()) {
@@ -125,16 +127,23 @@ public final class ZmqContext implements AutoCloseable {
         return new ZmqSocket(s);
     }
 
-    /** Closes every socket (with linger), then stops the I/O threads. Idempotent. */
+    /** Closes every socket (lingering all at once), then stops the I/O threads. Idempotent. */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        List<Runnable> rests = new ArrayList<>();
         for (SocketBase s : new ArrayList<>(context.sockets())) {
-            s.close();
+            Runnable rest = s.startClose();
+            if (rest != null) {
+                rests.add(rest);
+            }
         }
+        // Every socket is lingering by now, each against its own deadline, and the I/O threads deliver for all of
+        // them at once: waiting them out one after another takes the longest LINGER, not the sum.
+        rests.forEach(Runnable::run);
         // Not awaited: a lookup may be stuck in the OS resolver, and nothing waits for its answer any more.
         resolveExecutor.shutdownNow();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);

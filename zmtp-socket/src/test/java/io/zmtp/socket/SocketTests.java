@@ -634,6 +634,83 @@ class SocketTests {
         assertThatThrownBy(() -> pull.unbind(given)).isInstanceOf(ZmqException.Endpoint.class);
     }
 
+    private static boolean closedToTheApplication(ZmqSocket s) {
+        try {
+            ZmtpMessage m = s.tryReceive();
+            if (m != null) {
+                m.release();
+            }
+            return false;
+        } catch (ZmqException.Closed e) {
+            return true;
+        }
+    }
+
+    /**
+     * Closing a context lingers its sockets together, not one after another. Both sockets are closed to the
+     * application while both still hold a message for a peer that isn't up; once the peers come up both messages
+     * arrive and close returns. Sockets lingering one at a time would leave the second open all the while the first
+     * lingered.
+     */
+    @Test
+    void contextCloseLingersItsSocketsTogether() throws Exception {
+        ZmqSocket probe = socket(PULL);
+        String ep1 = probe.bind("tcp://127.0.0.1:*");
+        String ep2 = probe.bind("tcp://127.0.0.1:*");
+        probe.close();
+
+        ZmqContext closing = ZmqContext.builder().lingerCapMillis(60_000).build();
+        ZmqSocket a = closing.socket(DEALER);
+        ZmqSocket b = closing.socket(DEALER);
+        for (ZmqSocket s : List.of(a, b)) {
+            s.setOption(ZmqOption.LINGER, 60_000);
+        }
+        a.connect(ep1);
+        b.connect(ep2);
+        a.send(ZmtpMessage.of("from a"));
+        b.send(ZmtpMessage.of("from b"));
+
+        CompletableFuture<Void> closed = CompletableFuture.runAsync(closing::close);
+        boolean together = false;
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!together && System.nanoTime() - giveUp < 0 && !closed.isDone()) {
+            together = closedToTheApplication(a) && closedToTheApplication(b);
+            Thread.sleep(5);
+        }
+        boolean stillLingering = !closed.isDone();
+
+        // Let both deliver, which ends the lingering either way.
+        ZmqSocket peer1 = socket(DEALER);
+        ZmqSocket peer2 = socket(DEALER);
+        peer1.bind(ep1);
+        peer2.bind(ep2);
+        assertThat(recv(peer1)).isEqualTo("from a");
+        assertThat(recv(peer2)).isEqualTo("from b");
+        closed.get(15, TimeUnit.SECONDS);
+
+        assertThat(together).as("both sockets closed to the application at once").isTrue();
+        assertThat(stillLingering).as("close waiting for both messages").isTrue();
+    }
+
+    /**
+     * The same with messages that can't be delivered: close returns once LINGER is over and releases them (the leak
+     * check would see them otherwise), the second socket's deadline having passed while the first one waited.
+     */
+    @Test
+    void contextCloseDropsWhatNoSocketCouldDeliverInItsLinger() throws Exception {
+        ZmqSocket probe = socket(PULL);
+        String nobody = probe.bind("tcp://127.0.0.1:*");
+        probe.close();
+        ZmqContext closing = ZmqContext.builder().build();
+        for (int i = 0; i < 2; i++) {
+            ZmqSocket s = closing.socket(PUSH);
+            s.setOption(ZmqOption.LINGER, 500);
+            s.connect(nobody);
+            s.send(ZmtpMessage.of("undeliverable " + i));
+        }
+        CompletableFuture.runAsync(closing::close).get(15, TimeUnit.SECONDS);
+    }
+
     @Test
     void optionsHaveLibzmqDefaults() {
         ZmqSocket s = socket(DEALER);

@@ -759,11 +759,24 @@ public abstract class SocketBase implements PipeListener {
      * reach connected peers, then closes every connection and releases whatever is still queued.
      */
     public void close() {
+        Runnable rest = startClose();
+        if (rest != null) {
+            rest.run();
+        }
+    }
+
+    /**
+     * The first part of {@link #close}: closes the socket to the application and starts lingering, against a
+     * deadline counted from now. Returns the rest (waiting until the messages are out or the deadline has passed,
+     * then closing the connections), or null if the socket was already closed. A context starts every socket's
+     * close before finishing any, so they linger together: the whole wait is the longest LINGER, not the sum.
+     */
+    public Runnable startClose() {
         List<Pipe> all;
         lock.lock();
         try {
             if (closed) {
-                return;
+                return null;
             }
             closed = true;
             lingering = true;
@@ -794,8 +807,17 @@ public abstract class SocketBase implements PipeListener {
             lock.unlock();
         }
         signal.signal();
+        long linger = option(ZmqOption.LINGER);
+        long cap = context.lingerCapMillis();
+        long millis = linger < 0 ? cap : Math.min(linger, cap);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        List<Pipe> lingeringPipes = new ArrayList<>(new LinkedHashSet<>(all));
+        return () -> finishClose(lingeringPipes, deadline);
+    }
+
+    private void finishClose(List<Pipe> all, long deadline) {
         try {
-            linger(new ArrayList<>(new LinkedHashSet<>(all)));
+            linger(all, deadline);
         } finally {
             lingering = false;
             stopping.forEach(Connector::stop);
@@ -807,12 +829,8 @@ public abstract class SocketBase implements PipeListener {
         context.unregister(this);
     }
 
-    private void linger(List<Pipe> all) {
-        long linger = option(ZmqOption.LINGER);
-        long cap = context.lingerCapMillis();
-        long millis = linger < 0 ? cap : Math.min(linger, cap);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        if (millis > 0) {
+    private void linger(List<Pipe> all, long deadline) {
+        if (System.nanoTime() - deadline < 0) {
             // Wait for queued output of connected (or still connecting) peers to reach the channel...
             for (;;) {
                 long seq = signal.sequence();
