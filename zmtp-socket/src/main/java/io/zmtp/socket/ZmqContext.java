@@ -17,9 +17,10 @@ import io.zmtp.socket.internal.SocketContext;
 import io.zmtp.socket.internal.SubSocket;
 import io.zmtp.socket.transport.TcpTransport;
 
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.net.InetAddress;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -191,7 +192,7 @@ public final class ZmqContext implements AutoCloseable {
 
         /** Replaces DNS, so tests can have a host name that resolves slowly or never. */
         Builder hostResolver(TcpTransport.HostResolver hostResolver) {
-            this.hostResolver = java.util.Objects.requireNonNull(hostResolver, "hostResolver");
+            this.hostResolver = Objects.requireNonNull(hostResolver, "hostResolver");
             return this;
         }
 
