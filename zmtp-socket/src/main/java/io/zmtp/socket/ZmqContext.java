@@ -17,15 +17,21 @@ import io.zmtp.socket.internal.SocketContext;
 import io.zmtp.socket.internal.SubSocket;
 import io.zmtp.socket.transport.TcpTransport;
 
+import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Owns the I/O threads (one shared Netty event loop group: NIO, or epoll on Linux when the native library loads)
  * and makes sockets. Thread-safe. Closing it closes every socket it made (each with its LINGER, capped by
- * {@link Builder#lingerCapMillis}) and stops the threads.
+ * {@link Builder#lingerCapMillis}; the sockets linger together, so the wait is the longest of them) and stops the
+ * threads.
  *
  * <pre>{@code
  * try (ZmqContext ctx = new ZmqContext()) {
@@ -36,8 +42,10 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 public final class ZmqContext implements AutoCloseable {
+    private static final int RESOLVE_THREADS = 4;
     private final EventLoopGroup group;
     private final ExecutorService asyncExecutor;
+    private final ThreadPoolExecutor resolveExecutor;
     private final SocketContext context;
     private final boolean nativeTransport;
     private volatile boolean closed;
@@ -54,7 +62,14 @@ public final class ZmqContext implements AutoCloseable {
         this.nativeTransport = epoll;
         this.group = new MultiThreadIoEventLoopGroup(b.ioThreads, new DefaultThreadFactory("zmq-io", true), factory);
         this.asyncExecutor = Executors.newSingleThreadExecutor(new DefaultThreadFactory("zmq-async", true));
-        this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis, new TcpTransport(group, epoll));
+        // Its own threads, not the async executor: a lookup that hangs must not hold up async sends and receives,
+        // and a few threads let other hosts resolve beside it. They time out when idle, so a context that only
+        // uses IP addresses never starts one.
+        this.resolveExecutor = new ThreadPoolExecutor(RESOLVE_THREADS, RESOLVE_THREADS, 10, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), new DefaultThreadFactory("zmq-resolve", true));
+        resolveExecutor.allowCoreThreadTimeOut(true);
+        this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis,
+                new TcpTransport(group, epoll, b.hostResolver, resolveExecutor));
     }
 
     private static boolean epollAvailable() {
@@ -113,16 +128,25 @@ public final class ZmqContext implements AutoCloseable {
         return new ZmqSocket(s);
     }
 
-    /** Closes every socket (with linger), then stops the I/O threads. Idempotent. */
+    /** Closes every socket (lingering all at once), then stops the I/O threads. Idempotent. */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        List<Runnable> rests = new ArrayList<>();
         for (SocketBase s : new ArrayList<>(context.sockets())) {
-            s.close();
+            Runnable rest = s.startClose();
+            if (rest != null) {
+                rests.add(rest);
+            }
         }
+        // Every socket is lingering by now, each against its own deadline, and the I/O threads deliver for all of
+        // them at once: waiting them out one after another takes the longest LINGER, not the sum.
+        rests.forEach(Runnable::run);
+        // Not awaited: a lookup may be stuck in the OS resolver, and nothing waits for its answer any more.
+        resolveExecutor.shutdownNow();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
         asyncExecutor.shutdown();
         try {
@@ -137,6 +161,7 @@ public final class ZmqContext implements AutoCloseable {
         private int ioThreads = 1;
         private boolean nativeTransport = true;
         private long lingerCapMillis = 30_000;
+        private TcpTransport.HostResolver hostResolver = InetAddress::getByName;
 
         private Builder() {
         }
@@ -162,6 +187,12 @@ public final class ZmqContext implements AutoCloseable {
                 throw new IllegalArgumentException("lingerCapMillis: " + millis + " (expected: >= 0)");
             }
             this.lingerCapMillis = millis;
+            return this;
+        }
+
+        /** Replaces DNS, so tests can have a host name that resolves slowly or never. */
+        Builder hostResolver(TcpTransport.HostResolver hostResolver) {
+            this.hostResolver = Objects.requireNonNull(hostResolver, "hostResolver");
             return this;
         }
 

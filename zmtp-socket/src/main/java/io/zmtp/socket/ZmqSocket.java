@@ -51,7 +51,12 @@ public final class ZmqSocket implements AutoCloseable {
         return impl.bind(endpoint);
     }
 
-    /** Stops listening on an endpoint (as {@link #bind} returned it) and closes the connections it accepted. */
+    /**
+     * Stops listening on an endpoint and closes the connections it accepted. The endpoint may be given as
+     * {@link #bind} returned it, as it was passed to bind, or for tcp in an equivalent form ({@code tcp://*:5555} for
+     * the listener on {@code tcp://0.0.0.0:5555}); a string that names several listeners (one
+     * {@code tcp://127.0.0.1:*} bound twice) stops them all.
+     */
     public void unbind(String endpoint) {
         impl.unbind(endpoint);
     }

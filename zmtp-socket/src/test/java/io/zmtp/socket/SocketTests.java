@@ -7,12 +7,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.codec.ZmtpSocketType.*;
@@ -570,6 +574,143 @@ class SocketTests {
         pull.unbind(ep);
     }
 
+    /** Whether nothing listens on {@code endpoint} any more: binding it again succeeds only then. */
+    private boolean free(String endpoint) {
+        ZmqSocket probe = socket(PULL);
+        try {
+            probe.bind(endpoint);
+            return true;
+        } catch (ZmqException.Endpoint e) {
+            return false;
+        } finally {
+            probe.close();
+        }
+    }
+
+    private static int port(String endpoint) {
+        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+    }
+
+    /** As in libzmq, unbind takes the string bind was given as well as the one it returned, and tcp's wildcard form. */
+    @Test
+    void unbindAcceptsTheGivenTheReturnedAndTheWildcardForms() {
+        ZmqSocket pull = socket(PULL);
+
+        String ephemeral = pull.bind("tcp://127.0.0.1:*");
+        assertThat(free(ephemeral)).as("a bound port can't be bound again").isFalse();
+        pull.unbind("tcp://127.0.0.1:*");
+        assertThat(free(ephemeral)).isTrue();
+
+        // One string bound twice names both listeners.
+        String first = pull.bind("tcp://127.0.0.1:*");
+        String second = pull.bind("tcp://127.0.0.1:*");
+        pull.unbind("tcp://127.0.0.1:*");
+        assertThat(free(first)).isTrue();
+        assertThat(free(second)).isTrue();
+
+        int p = port(pull.bind("tcp://*:*"));
+        pull.unbind("tcp://*:" + p);
+        assertThat(free("tcp://*:" + p)).isTrue();
+
+        String given = "tcp://*:" + p;
+        pull.bind(given);
+        pull.unbind(given);
+        assertThat(free(given)).isTrue();
+
+        assertThat(pull.bind(given)).isEqualTo("tcp://0.0.0.0:" + p);
+        pull.unbind("tcp://0.0.0.0:" + p);
+        assertThat(free(given)).isTrue();
+
+        // A form naming another address is no match, and leaves the listener working.
+        pull.bind(given);
+        assertThatThrownBy(() -> pull.unbind("tcp://127.0.0.1:" + p)).isInstanceOf(ZmqException.Endpoint.class);
+        assertThatThrownBy(() -> pull.unbind("tcp://*:*")).isInstanceOf(ZmqException.Endpoint.class);
+        ZmqSocket push = socket(PUSH);
+        push.connect("tcp://127.0.0.1:" + p);
+        push.send(ZmtpMessage.of("still listening"));
+        assertThat(recv(pull)).isEqualTo("still listening");
+        pull.unbind(given);
+        assertThat(free(given)).isTrue();
+        assertThatThrownBy(() -> pull.unbind(given)).isInstanceOf(ZmqException.Endpoint.class);
+    }
+
+    private static boolean closedToTheApplication(ZmqSocket s) {
+        try {
+            ZmtpMessage m = s.tryReceive();
+            if (m != null) {
+                m.release();
+            }
+            return false;
+        } catch (ZmqException.Closed e) {
+            return true;
+        }
+    }
+
+    /**
+     * Closing a context lingers its sockets together, not one after another. Both sockets are closed to the
+     * application while both still hold a message for a peer that isn't up; once the peers come up both messages
+     * arrive and close returns. Sockets lingering one at a time would leave the second open all the while the first
+     * lingered.
+     */
+    @Test
+    void contextCloseLingersItsSocketsTogether() throws Exception {
+        ZmqSocket probe = socket(PULL);
+        String ep1 = probe.bind("tcp://127.0.0.1:*");
+        String ep2 = probe.bind("tcp://127.0.0.1:*");
+        probe.close();
+
+        ZmqContext closing = ZmqContext.builder().lingerCapMillis(60_000).build();
+        ZmqSocket a = closing.socket(DEALER);
+        ZmqSocket b = closing.socket(DEALER);
+        for (ZmqSocket s : List.of(a, b)) {
+            s.setOption(ZmqOption.LINGER, 60_000);
+        }
+        a.connect(ep1);
+        b.connect(ep2);
+        a.send(ZmtpMessage.of("from a"));
+        b.send(ZmtpMessage.of("from b"));
+
+        CompletableFuture<Void> closed = CompletableFuture.runAsync(closing::close);
+        boolean together = false;
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!together && System.nanoTime() - giveUp < 0 && !closed.isDone()) {
+            together = closedToTheApplication(a) && closedToTheApplication(b);
+            Thread.sleep(5);
+        }
+        boolean stillLingering = !closed.isDone();
+
+        // Let both deliver, which ends the lingering either way.
+        ZmqSocket peer1 = socket(DEALER);
+        ZmqSocket peer2 = socket(DEALER);
+        peer1.bind(ep1);
+        peer2.bind(ep2);
+        assertThat(recv(peer1)).isEqualTo("from a");
+        assertThat(recv(peer2)).isEqualTo("from b");
+        closed.get(15, TimeUnit.SECONDS);
+
+        assertThat(together).as("both sockets closed to the application at once").isTrue();
+        assertThat(stillLingering).as("close waiting for both messages").isTrue();
+    }
+
+    /**
+     * The same with messages that can't be delivered: close returns once LINGER is over and releases them (the leak
+     * check would see them otherwise), the second socket's deadline having passed while the first one waited.
+     */
+    @Test
+    void contextCloseDropsWhatNoSocketCouldDeliverInItsLinger() throws Exception {
+        ZmqSocket probe = socket(PULL);
+        String nobody = probe.bind("tcp://127.0.0.1:*");
+        probe.close();
+        ZmqContext closing = ZmqContext.builder().build();
+        for (int i = 0; i < 2; i++) {
+            ZmqSocket s = closing.socket(PUSH);
+            s.setOption(ZmqOption.LINGER, 500);
+            s.connect(nobody);
+            s.send(ZmtpMessage.of("undeliverable " + i));
+        }
+        CompletableFuture.runAsync(closing::close).get(15, TimeUnit.SECONDS);
+    }
+
     @Test
     void optionsHaveLibzmqDefaults() {
         ZmqSocket s = socket(DEALER);
@@ -637,5 +778,51 @@ class SocketTests {
         assertThat(m.size()).isEqualTo(1);
         assertThat(m.frame(0).readableBytes()).isZero();
         m.release();
+    }
+
+    /**
+     * A name lookup that never returns (a resolver that doesn't answer) must stall neither the other sockets on the
+     * same, only, I/O thread nor closing. Its own thread mode: were the lookup on the I/O thread, bind would wait
+     * for that thread forever and uninterruptibly.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aNameLookupThatNeverAnswersStallsNeitherOtherSocketsNorClose() throws Exception {
+        CountDownLatch lookingUp = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        ZmqContext c = ZmqContext.builder().ioThreads(1).lingerCapMillis(2000).hostResolver(host -> {
+            if (!"hangs.invalid".equals(host)) {
+                return InetAddress.getByName(host);
+            }
+            lookingUp.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new UnknownHostException(host + " (lookup abandoned)");
+        }).build();
+        try {
+            ZmqSocket stuck = c.socket(DEALER);
+            stuck.setOption(ZmqOption.LINGER, 200);
+            stuck.connect("tcp://hangs.invalid:5555");
+            stuck.send(ZmtpMessage.of("queued for a host that never resolves"));
+            assertThat(lookingUp.await(10, TimeUnit.SECONDS)).as("lookup started").isTrue();
+
+            ZmqSocket pull = c.socket(PULL);
+            ZmqSocket push = c.socket(PUSH);
+            pull.setOption(ZmqOption.LINGER, 0);
+            push.setOption(ZmqOption.LINGER, 0);
+            push.connect(pull.bind("tcp://127.0.0.1:*"));
+            for (int i = 0; i < 3; i++) {
+                push.send(ZmtpMessage.of("m" + i));
+                assertThat(recv(pull)).isEqualTo("m" + i);
+            }
+            CompletableFuture.runAsync(stuck::close).get(10, TimeUnit.SECONDS);
+            CompletableFuture.runAsync(c::close).get(15, TimeUnit.SECONDS);
+        } finally {
+            never.countDown();
+            c.close();
+        }
     }
 }

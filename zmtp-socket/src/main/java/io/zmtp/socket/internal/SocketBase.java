@@ -58,11 +58,16 @@ public abstract class SocketBase implements PipeListener {
 
     private static final class Listener {
         final String endpoint;
+        /** As given to bind, which unbind accepts too. */
+        final String requested;
+        final Transport transport;
         final Channel serverChannel;
         final Set<Pipe> accepted = ConcurrentHashMap.newKeySet();
 
-        Listener(String endpoint, Channel serverChannel) {
+        Listener(String endpoint, String requested, Transport transport, Channel serverChannel) {
             this.endpoint = endpoint;
+            this.requested = requested;
+            this.transport = transport;
             this.serverChannel = serverChannel;
         }
     }
@@ -239,7 +244,7 @@ public abstract class SocketBase implements PipeListener {
                 throw new ZmqException.Endpoint("bind " + endpoint + " failed: " + f.cause(), f.cause());
             }
             String real = transport.boundEndpoint(ep, f.channel());
-            Listener l = new Listener(real, f.channel());
+            Listener l = new Listener(real, endpoint, transport, f.channel());
             holder[0] = l;
             listeners.put(real, l);
             return real;
@@ -248,15 +253,36 @@ public abstract class SocketBase implements PipeListener {
         }
     }
 
+    /**
+     * Stops every listener {@code endpoint} names: the string bind returned, the one it was given, or a form the
+     * transport says is equivalent. Several when one wildcard string was bound more than once (libzmq also unbinds
+     * every listener the string names).
+     */
     public void unbind(String endpoint) {
+        Endpoint ep;
+        try {
+            ep = Endpoint.parse(endpoint);
+        } catch (IllegalArgumentException e) {
+            ep = null;
+        }
         lock.lock();
         try {
             checkOpen();
-            Listener l = listeners.remove(endpoint);
-            if (l == null) {
+            List<Listener> named = new ArrayList<>();
+            for (Listener l : listeners.values()) {
+                if (l.endpoint.equals(endpoint) || l.requested.equals(endpoint)
+                        || (ep != null && ep.scheme().equals(l.transport.scheme())
+                            && l.transport.namesListener(ep, l.serverChannel))) {
+                    named.add(l);
+                }
+            }
+            if (named.isEmpty()) {
                 throw new ZmqException.Endpoint("not bound to " + endpoint + " (bound: " + listeners.keySet() + ")");
             }
-            closeListener(l);
+            for (Listener l : named) {
+                listeners.remove(l.endpoint, l);
+                closeListener(l);
+            }
         } finally {
             lock.unlock();
         }
@@ -802,11 +828,24 @@ public abstract class SocketBase implements PipeListener {
      * reach connected peers, then closes every connection and releases whatever is still queued.
      */
     public void close() {
+        Runnable rest = startClose();
+        if (rest != null) {
+            rest.run();
+        }
+    }
+
+    /**
+     * The first part of {@link #close}: closes the socket to the application and starts lingering, against a
+     * deadline counted from now. Returns the rest (waiting until the messages are out or the deadline has passed,
+     * then closing the connections), or null if the socket was already closed. A context starts every socket's
+     * close before finishing any, so they linger together: the whole wait is the longest LINGER, not the sum.
+     */
+    public Runnable startClose() {
         List<Pipe> all;
         lock.lock();
         try {
             if (closed) {
-                return;
+                return null;
             }
             closed = true;
             lingering = true;
@@ -837,8 +876,17 @@ public abstract class SocketBase implements PipeListener {
             lock.unlock();
         }
         signal.signal();
+        long linger = option(ZmqOption.LINGER);
+        long cap = context.lingerCapMillis();
+        long millis = linger < 0 ? cap : Math.min(linger, cap);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        List<Pipe> lingeringPipes = new ArrayList<>(new LinkedHashSet<>(all));
+        return () -> finishClose(lingeringPipes, deadline);
+    }
+
+    private void finishClose(List<Pipe> all, long deadline) {
         try {
-            linger(new ArrayList<>(new LinkedHashSet<>(all)));
+            linger(all, deadline);
         } finally {
             lingering = false;
             stopping.forEach(Connector::stop);
@@ -850,12 +898,8 @@ public abstract class SocketBase implements PipeListener {
         context.unregister(this);
     }
 
-    private void linger(List<Pipe> all) {
-        long linger = option(ZmqOption.LINGER);
-        long cap = context.lingerCapMillis();
-        long millis = linger < 0 ? cap : Math.min(linger, cap);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        if (millis > 0) {
+    private void linger(List<Pipe> all, long deadline) {
+        if (System.nanoTime() - deadline < 0) {
             // Wait for queued output of connected (or still connecting) peers to reach the channel...
             for (;;) {
                 long seq = signal.sequence();

@@ -22,4 +22,11 @@ public interface Transport {
 
     /** The endpoint as it is really bound (the actual port for {@code *}). */
     String boundEndpoint(Endpoint requested, Channel serverChannel);
+
+    /**
+     * Whether {@code endpoint}, given to unbind, names the listener {@code serverChannel} of this transport, in a
+     * form other than the strings bind was given and returned: tcp's {@code tcp://*:5555} names the listener on
+     * 0.0.0.0:5555, as in libzmq. False for a form that names no one listener (a wildcard port).
+     */
+    boolean namesListener(Endpoint endpoint, Channel serverChannel);
 }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.InetAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +33,7 @@ class HostilePeerTests {
     void setUp() {
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         async = Executors.newSingleThreadExecutor();
-        context = new SocketContext(group, async, 1000, new TcpTransport(group, false));
+        context = new SocketContext(group, async, 1000, new TcpTransport(group, false, InetAddress::getByName, async));
     }
 
     @AfterEach
