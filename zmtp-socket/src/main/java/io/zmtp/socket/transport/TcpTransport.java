@@ -135,6 +135,15 @@ public final class TcpTransport implements Transport {
     }
 
     @Override
+    public void checkConnectAddress(Endpoint endpoint) {
+        String a = endpoint.address();
+        int colon = a.lastIndexOf(':');
+        if (colon <= 0 || a.startsWith("*") || a.endsWith("*")) {
+            throw new IllegalArgumentException("tcp address to connect to: " + a + " (expected: host:port)");
+        }
+    }
+
+    @Override
     public ChannelFuture connect(Endpoint endpoint, EventLoop loop, ChannelInitializer<Channel> initializer) {
         InetSocketAddress address = parse(endpoint.address(), false, null);
         return new Bootstrap()

@@ -17,6 +17,13 @@ public interface Transport {
     /** Binds a listener; {@code childInitializer} sets up each accepted connection. */
     ChannelFuture bind(Endpoint endpoint, ChannelInitializer<Channel> childInitializer);
 
+    /**
+     * Checks an address to connect to when {@code connect} is called, so that a malformed one fails there rather than
+     * in every reconnection attempt. Throws {@link IllegalArgumentException}; does no I/O (no name lookup).
+     */
+    default void checkConnectAddress(Endpoint endpoint) {
+    }
+
     /** Starts one connection attempt on {@code loop}. */
     ChannelFuture connect(Endpoint endpoint, EventLoop loop, ChannelInitializer<Channel> initializer);
 

@@ -1,0 +1,219 @@
+package io.zmtp.socket.internal;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.zmtp.codec.ZmtpConfig;
+import io.zmtp.codec.ZmtpHandler;
+import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.transport.Endpoint;
+import io.zmtp.socket.transport.Transport;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * A socket's endpoints: the listeners {@code bind} made and the connections they accepted, and the connectors and
+ * pipes {@code connect} made. What a transport knows (address forms, equivalent endpoints) stays in the
+ * {@link Transport}; this class only keeps the books.
+ *
+ * <p>Called with the socket's lock held. The one exception is a listener's set of accepted pipes, which the I/O
+ * thread fills as connections arrive and empties as they close (a concurrent set).
+ */
+final class SocketEndpoints {
+    private static final class Listener {
+        final String endpoint;
+        /** As given to bind, which unbind accepts too. */
+        final String requested;
+        final Transport transport;
+        final Channel serverChannel;
+        final Set<Pipe> accepted = ConcurrentHashMap.newKeySet();
+
+        Listener(String endpoint, String requested, Transport transport, Channel serverChannel) {
+            this.endpoint = endpoint;
+            this.requested = requested;
+            this.transport = transport;
+            this.serverChannel = serverChannel;
+        }
+    }
+
+    private final SocketBase socket;
+    private final Map<String, List<Connector>> connectors = new ConcurrentHashMap<>();
+    private final Map<String, List<Pipe>> connectPipes = new ConcurrentHashMap<>();
+    private final Map<String, Listener> listeners = new ConcurrentHashMap<>();
+
+    SocketEndpoints(SocketBase socket) {
+        this.socket = socket;
+    }
+
+    private void initPipeline(Channel ch, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
+        ch.pipeline().addLast("zmtp", new ZmtpHandler(config));
+        ch.pipeline().addLast("zmtp-socket",
+                new PipeHandler(pipe, socket.readsMessages(), socket.acceptsSubscriptions(), onHandshake));
+    }
+
+    String bind(String endpoint, SocketOptions options) {
+        Endpoint ep = parse(endpoint);
+        Transport transport = socket.context.transport(ep.scheme());
+        ZmtpConfig config = options.zmtpConfig(socket.type);
+        int sndHwm = options.value(ZmqOption.SNDHWM);
+        int rcvHwm = options.value(ZmqOption.RCVHWM);
+        // The listener exists only once bind returns; a connection accepted before that waits for it.
+        Listener[] holder = new Listener[1];
+        ChannelFuture f;
+        try {
+            f = transport.bind(ep, new ChannelInitializer<Channel>() {
+                @Override
+                protected void initChannel(Channel ch) {
+                    Listener l = holder[0];
+                    if (socket.isClosed() || l == null) {
+                        ch.close();
+                        return;
+                    }
+                    Pipe pipe = new Pipe(socket, false, l.endpoint, sndHwm, rcvHwm);
+                    l.accepted.add(pipe);
+                    ch.closeFuture().addListener(x -> l.accepted.remove(pipe));
+                    initPipeline(ch, pipe, config, null);
+                }
+            });
+        } catch (IllegalArgumentException e) {
+            throw new ZmqException.Endpoint(e.getMessage(), e);
+        }
+        f.awaitUninterruptibly();
+        if (!f.isSuccess()) {
+            throw new ZmqException.Endpoint("bind " + endpoint + " failed: " + f.cause(), f.cause());
+        }
+        String real = transport.boundEndpoint(ep, f.channel());
+        Listener l = new Listener(real, endpoint, transport, f.channel());
+        holder[0] = l;
+        listeners.put(real, l);
+        return real;
+    }
+
+    /**
+     * Stops every listener {@code endpoint} names: the string bind returned, the one it was given, or a form the
+     * transport says is equivalent. Several when one wildcard string was bound more than once (libzmq also unbinds
+     * every listener the string names).
+     */
+    void unbind(String endpoint) {
+        Endpoint ep;
+        try {
+            ep = Endpoint.parse(endpoint);
+        } catch (IllegalArgumentException e) {
+            ep = null;
+        }
+        List<Listener> named = new ArrayList<>();
+        for (Listener l : listeners.values()) {
+            if (l.endpoint.equals(endpoint) || l.requested.equals(endpoint)
+                    || (ep != null && ep.scheme().equals(l.transport.scheme())
+                        && l.transport.namesListener(ep, l.serverChannel))) {
+                named.add(l);
+            }
+        }
+        if (named.isEmpty()) {
+            throw new ZmqException.Endpoint("not bound to " + endpoint + " (bound: " + listeners.keySet() + ")");
+        }
+        for (Listener l : named) {
+            listeners.remove(l.endpoint, l);
+            l.serverChannel.close().awaitUninterruptibly();
+            for (Pipe p : l.accepted) {
+                Channel ch = p.channel();
+                if (ch != null) {
+                    ch.close();
+                }
+            }
+        }
+    }
+
+    /** Starts connecting to {@code endpoint}; returns the pipe that will carry the connection. */
+    Pipe connect(String endpoint, SocketOptions options) {
+        Endpoint ep = parse(endpoint);
+        Transport transport = socket.context.transport(ep.scheme());
+        try {
+            transport.checkConnectAddress(ep);
+        } catch (IllegalArgumentException e) {
+            throw new ZmqException.Endpoint(e.getMessage(), e);
+        }
+        ZmtpConfig config = options.zmtpConfig(socket.type);
+        Pipe pipe = new Pipe(socket, true, endpoint, options.value(ZmqOption.SNDHWM), options.value(ZmqOption.RCVHWM));
+        Connector c = new Connector(transport, ep, socket.context.group().next(),
+                onHandshake -> new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        initPipeline(ch, pipe, config, onHandshake);
+                    }
+                },
+                options.value(ZmqOption.RECONNECT_IVL), options.value(ZmqOption.RECONNECT_IVL_MAX));
+        connectors.computeIfAbsent(endpoint, k -> new ArrayList<>()).add(c);
+        connectPipes.computeIfAbsent(endpoint, k -> new ArrayList<>()).add(pipe);
+        c.start();
+        return pipe;
+    }
+
+    /** Stops connecting to {@code endpoint} (as given to connect); returns the pipes that carried it. */
+    List<Pipe> disconnect(String endpoint) {
+        List<Connector> cs = connectors.remove(endpoint);
+        List<Pipe> ps = connectPipes.remove(endpoint);
+        if (cs == null) {
+            throw new ZmqException.Endpoint("not connected to " + endpoint);
+        }
+        cs.forEach(Connector::stop);
+        return ps;
+    }
+
+    /** Every pipe that may have a connection, including those the socket hasn't attached yet. */
+    void forEachLivePipe(Consumer<Pipe> action) {
+        for (List<Pipe> ps : connectPipes.values()) {
+            ps.forEach(action);
+        }
+        for (Listener l : listeners.values()) {
+            l.accepted.forEach(action);
+        }
+    }
+
+    /**
+     * Closing: stops listening, and hands over the connectors, which keep reconnecting while the socket lingers (so
+     * messages queued for a peer that isn't up yet can still go out, as in libzmq) and are to be stopped after.
+     */
+    List<Connector> stopListening() {
+        for (Listener l : listeners.values()) {
+            l.serverChannel.close();
+        }
+        List<Connector> stopping = new ArrayList<>();
+        for (List<Connector> cs : connectors.values()) {
+            stopping.addAll(cs);
+        }
+        connectors.clear();
+        return stopping;
+    }
+
+    /** Adds every pipe of every endpoint to {@code out}. */
+    void collectPipes(Collection<Pipe> out) {
+        for (List<Pipe> ps : connectPipes.values()) {
+            out.addAll(ps);
+        }
+        for (Listener l : listeners.values()) {
+            out.addAll(l.accepted);
+        }
+    }
+
+    /** Forgets every endpoint (the socket is closed). */
+    void clear() {
+        listeners.clear();
+        connectPipes.clear();
+    }
+
+    private static Endpoint parse(String endpoint) {
+        try {
+            return Endpoint.parse(endpoint);
+        } catch (IllegalArgumentException e) {
+            throw new ZmqException.Endpoint(e.getMessage(), e);
+        }
+    }
+}
