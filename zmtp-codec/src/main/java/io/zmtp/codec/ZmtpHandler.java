@@ -368,7 +368,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
             throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "handshake command size: "
                     + size + " (expected: <= " + ZmtpConstants.MAX_HANDSHAKE_COMMAND_SIZE + ")");
         }
-        if (readable < headerLength + size) {
+        if (size > readable - headerLength) {
             return false;
         }
         in.skipBytes(headerLength);
@@ -440,7 +440,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         if (!acceptsLegacy(ZmtpVersion.ZMTP_10)) {
             throw refused(ZmtpVersion.ZMTP_10);
         }
-        if (in.readableBytes() < headerLength + length - 1) {
+        if (length - 1 > in.readableBytes() - headerLength) {
             return false;
         }
         in.skipBytes(headerLength);
@@ -478,7 +478,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
             throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
                     "ZMTP/2.0 identity length: " + size + " (expected: <= 255)");
         }
-        if (readable < 12 + headerLength + size) {
+        if (size > readable - 12 - headerLength) {
             return false;
         }
         ZmtpSocketType peerType = ZmtpSocketType.fromZmtp20Code(typeCode);
