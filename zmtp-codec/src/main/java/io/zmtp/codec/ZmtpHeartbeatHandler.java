@@ -10,7 +10,7 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * ZMTP 3.1 heartbeats, as libzmq does them: a PING every interval (a fixed timer, not reset by other traffic); after a
+ * ZMTP heartbeats (rfc 37), with every 3.x peer as libzmq does them: a PING every interval (a fixed timer, not reset by other traffic); after a
  * PING, the connection closes if nothing arrives within the timeout; a PING from the peer is answered with a PONG
  * echoing its context, and its TTL closes the connection if the peer then goes silent that long. Anything received
  * counts as traffic. Installed by {@link ZmtpHandler}; PING and PONG never travel further down the pipeline.
