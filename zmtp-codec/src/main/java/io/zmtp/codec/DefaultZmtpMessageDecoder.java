@@ -14,7 +14,7 @@ public final class DefaultZmtpMessageDecoder implements ZmtpMessageDecoder {
 
     @Override
     public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
-        // An empty slice would still pin the whole read buffer; empty frames are what a flooding peer sends most cheaply.
+        // An empty slice would still pin the whole read buffer, and empty frames are a flooding peer's cheapest.
         ByteBuf frame = length == 0 ? Unpooled.EMPTY_BUFFER : in.readRetainedSlice(length);
         if (message == null) {
             if (!more) {

@@ -28,6 +28,8 @@ import java.util.List;
  */
 public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpFrameDecoder.class);
+    /** A broken peer that reconnects and fails again would otherwise log a WARN per connection. */
+    static final WarnLimiter WARNINGS = new WarnLimiter();
 
     private final ZmtpVersion version;
     private final long maxMessageSize;
@@ -167,7 +169,8 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
         failed = true;
         in.skipBytes(in.readableBytes());
         messageDecoder.discard();
-        logger.warn("{} closing connection to {}: {}", version, ctx.channel().remoteAddress(), cause.getMessage());
+        WARNINGS.log(logger, "{} closing connection to {}: {}", version, ctx.channel().remoteAddress(),
+                cause.getMessage());
         ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(), cause));
         ctx.close();
     }

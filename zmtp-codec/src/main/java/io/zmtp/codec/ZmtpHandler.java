@@ -38,6 +38,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHandler.class);
+    /** Refused peers tend to retry in a loop (libzmq reconnects every 100 ms by default). */
+    static final WarnLimiter WARNINGS = new WarnLimiter();
 
     /** Pipeline names of the handlers the handshake installs. */
     public static final String ENCODER_NAME = "zmtp-encoder";
@@ -553,7 +555,13 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         state = State.FAILED;
         cancelTimeout();
         SocketAddress remote = ctx.channel().remoteAddress();
-        logger.warn("ZMTP handshake with {} failed ({}): {}", remote, cause.reason(), cause.getMessage());
+        ZmtpHandshakeFailureReason reason = cause.reason();
+        if (reason == ZmtpHandshakeFailureReason.CONNECTION_CLOSED || reason == ZmtpHandshakeFailureReason.TIMEOUT) {
+            // What health checks and port scanners do (connect, then close or say nothing): not worth a WARN.
+            logger.debug("ZMTP handshake with {} failed ({}): {}", remote, reason, cause.getMessage());
+        } else {
+            WARNINGS.log(logger, "ZMTP handshake with {} failed ({}): {}", remote, reason, cause.getMessage());
+        }
         if (pendingWrites != null) {
             pendingWrites.removeAndFailAll(cause);
         }

@@ -48,9 +48,12 @@ class JeromqHeartbeatIT {
 
                 // Alive on heartbeats alone: we PING the 3.0 peer and JeroMQ answers.
                 long deadline = System.nanoTime() + WAIT.toNanos();
-                while (ours.sniffer.pongsIn.get() < 3 && channel.isActive() && System.nanoTime() < deadline) {
+                // The sniffer is installed just after the handshake future completes.
+                while ((ours.sniffer == null || ours.sniffer.pongsIn.get() < 3) && channel.isActive()
+                        && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }
+                assertThat(ours.sniffer).as("heartbeat sniffer").isNotNull();
                 assertThat(ours.sniffer.pongsIn.get()).as("JeroMQ's PONGs within " + WAIT + ", " + ours.sniffer
                         + Interop.context(ours, peer).get()).isGreaterThanOrEqualTo(3);
                 assertThat(channel.isActive()).as("connection alive while JeroMQ answers").isTrue();
