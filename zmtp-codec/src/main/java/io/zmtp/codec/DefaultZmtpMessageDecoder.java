@@ -1,6 +1,7 @@
 package io.zmtp.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 
 import java.util.List;
@@ -13,7 +14,8 @@ public final class DefaultZmtpMessageDecoder implements ZmtpMessageDecoder {
 
     @Override
     public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
-        ByteBuf frame = in.readRetainedSlice(length);
+        // An empty slice would still pin the whole read buffer, and empty frames are a flooding peer's cheapest.
+        ByteBuf frame = length == 0 ? Unpooled.EMPTY_BUFFER : in.readRetainedSlice(length);
         if (message == null) {
             if (!more) {
                 out.add(ZmtpMessage.wrap(frame));

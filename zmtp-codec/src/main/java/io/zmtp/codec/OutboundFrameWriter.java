@@ -26,6 +26,11 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
     /** Composite components holding whole earlier messages; those after them belong to the message being written. */
     private int committedComponents;
     private int messageStart;
+    /**
+     * Between {@link #begin} and {@link #end}: only then does {@link #rollback} have bytes of its own to drop.
+     * Without it, a write failing before begin() rewound to the previous message's start and cut that one off.
+     */
+    private boolean inMessage;
 
     OutboundFrameWriter(ZmtpVersion version) {
         this.version = version;
@@ -35,18 +40,37 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
     void begin(ByteBufAllocator alloc, int estimatedSize) {
         this.alloc = alloc;
         if (composite != null) {
+            // Earlier messages' trailing bytes go into the composite, so a rollback may release out whole.
+            if (out != null && out.isReadable()) {
+                composite.addComponent(true, out);
+            } else if (out != null) {
+                out.release();
+            }
+            out = null;
             committedComponents = composite.numComponents();
         }
         if (out == null) {
             out = alloc.ioBuffer(Math.max(estimatedSize, 256));
-        } else {
-            out.ensureWritable(estimatedSize);
         }
         messageStart = out.writerIndex();
+        inMessage = true;
+        out.ensureWritable(estimatedSize);
     }
 
-    /** Drops the bytes of a message whose encoding failed; earlier messages of the batch stay. */
+    /** The message begun last is whole: a later {@link #rollback} leaves it alone. */
+    void end() {
+        inMessage = false;
+    }
+
+    /**
+     * Drops the bytes of the message being written, if {@link #begin} was reached for it; earlier messages of the
+     * batch stay whole.
+     */
     void rollback() {
+        if (!inMessage) {
+            return;
+        }
+        inMessage = false;
         if (composite != null) {
             // Components from committedComponents on belong to the failed message only.
             int n = composite.numComponents() - committedComponents;
@@ -91,6 +115,7 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
         out = null;
         composite = null;
         committedComponents = 0;
+        inMessage = false;
         return result;
     }
 

@@ -29,6 +29,14 @@ public final class ZmtpConstants {
      * a hostile 64-bit size field can't make us reserve a buffer that hurts the JVM.
      */
     public static final long DEFAULT_MAX_MESSAGE_SIZE = 64L * 1024 * 1024;
+    /**
+     * What each frame of a multipart message counts toward {@link #DEFAULT_MAX_MESSAGE_SIZE maxMessageSize} on top of
+     * its body while the decoder holds it waiting for the rest of the message: about what holding it costs (a slice
+     * object and a slot in the message's frame array). Without it, a peer sending empty MORE frames ({@code 01 00})
+     * forever would make us hold 64+ bytes per 2 wire bytes and never reach the limit. The last frame of a message,
+     * and so a single-frame message, counts only its body, as libzmq's ZMQ_MAXMSGSIZE does.
+     */
+    public static final int FRAME_OVERHEAD = 64;
     /** libzmq's ZMQ_HANDSHAKE_IVL default. */
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 30_000;
     /** Cap on any command body received before the handshake completes. */

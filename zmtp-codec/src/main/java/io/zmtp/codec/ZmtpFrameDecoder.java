@@ -13,9 +13,23 @@ import java.util.List;
  * {@link ZmtpCommand}s (PING/PONG for {@link ZmtpHeartbeatHandler}, SUBSCRIBE/CANCEL for publishers). Sizes are
  * checked against the maximum message size before a frame is waited for, so a hostile size field never makes us
  * buffer it. A protocol violation closes the connection with a logged reason and a {@link ZmtpProtocolError} event.
+ *
+ * <h2>What one connection can make us hold</h2>
+ * The decoder holds at most one incomplete message. Each frame of it that is held waiting for the rest counts its
+ * body plus {@link ZmtpConstants#FRAME_OVERHEAD} (64) bytes toward {@code maxMessageSize}, and the next frame's size
+ * is checked against what is left before its body is awaited, so the held frames, the per-frame objects that keep
+ * them, and the frame being received together stay within {@code maxMessageSize}; a run of empty MORE frames is
+ * closed after {@code maxMessageSize / 64} of them. On top of that: one frame header (9 bytes) and the current
+ * socket read (at most one read buffer, 64 KiB with Netty's default adaptive allocator). Frames are slices of the
+ * read buffers, so a read buffer stays alive while a frame in it does: a peer that sends one tiny frame per TCP
+ * segment can make each held frame pin a small read buffer (64 bytes at the adaptive allocator's smallest), which at
+ * worst about doubles the figure. Empty frames pin nothing. So the bound per connection is about
+ * {@code maxMessageSize + 64 KiB}, and {@code 2 * maxMessageSize + 64 KiB} against a peer crafting reads.
  */
 public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpFrameDecoder.class);
+    /** A broken peer that reconnects and fails again would otherwise log a WARN per connection. */
+    static final WarnLimiter WARNINGS = new WarnLimiter();
 
     private final ZmtpVersion version;
     private final long maxMessageSize;
@@ -111,7 +125,7 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
         if (size < 0 || size > maxMessageSize) {
             throw new ZmtpMessageTooLargeException(size, maxMessageSize);
         }
-        if (in.readableBytes() < headerLength + size) {
+        if (size > in.readableBytes() - headerLength) {
             return false;
         }
         in.skipBytes(headerLength);
@@ -127,12 +141,13 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
 
     private boolean decodeMessageFrame(ChannelHandlerContext ctx, ByteBuf in, long size, int headerLength,
                                        boolean more, List<Object> out) {
-        // size < 0 is a 64-bit length with the top bit set: larger than any maximum.
-        long total = messageBytes + size;
-        if (size < 0 || total > maxMessageSize) {
-            throw new ZmtpMessageTooLargeException(size < 0 ? Long.MAX_VALUE : total, maxMessageSize);
+        // size < 0 is a 64-bit length with the top bit set: larger than any maximum. Compare with what is left, never
+        // a sum: messageBytes + a size near 2^63 wraps negative and would pass.
+        if (size < 0 || size > maxMessageSize - messageBytes) {
+            throw new ZmtpMessageTooLargeException(size < 0 || size > Long.MAX_VALUE - messageBytes
+                    ? Long.MAX_VALUE : messageBytes + size, maxMessageSize);
         }
-        if (in.readableBytes() < headerLength + size) {
+        if (size > in.readableBytes() - headerLength) {
             return false;
         }
         in.skipBytes(headerLength);
@@ -145,7 +160,8 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
                     + " of " + length + " frame bytes");
         }
         inMessage = more;
-        messageBytes = more ? total : 0;
+        // Within maxMessageSize (checked above) + FRAME_OVERHEAD: no overflow. The next frame's check sees the excess.
+        messageBytes = more ? messageBytes + size + ZmtpConstants.FRAME_OVERHEAD : 0;
         return true;
     }
 
@@ -153,7 +169,8 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
         failed = true;
         in.skipBytes(in.readableBytes());
         messageDecoder.discard();
-        logger.warn("{} closing connection to {}: {}", version, ctx.channel().remoteAddress(), cause.getMessage());
+        WARNINGS.log(logger, "{} closing connection to {}: {}", version, ctx.channel().remoteAddress(),
+                cause.getMessage());
         ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(), cause));
         ctx.close();
     }

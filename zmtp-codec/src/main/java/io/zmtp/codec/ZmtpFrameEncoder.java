@@ -1,10 +1,13 @@
 package io.zmtp.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
+import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.ReferenceCounted;
 import io.netty.util.concurrent.PromiseNotifier;
 
 import java.util.ArrayList;
@@ -16,6 +19,11 @@ import java.util.List;
  * into one batch buffer (handed on early once it reaches 16 KiB), so a burst of small messages costs one buffer and
  * one write; each write's promise completes when its batch is written. Other objects pass through untouched, after
  * the batch, so order is kept. Installed by {@link ZmtpHandler} once the handshake is done.
+ *
+ * <p>A write whose encoding fails (a released {@link ZmtpMessage}, which fails with an
+ * {@link io.netty.util.IllegalReferenceCountException}, or a {@link ZmtpMessageEncoder} that throws) fails its own
+ * promise only and leaves nothing of itself in the batch; the messages before and after it go out whole. A message
+ * with no frames is written as one empty frame.
  */
 public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
     private final OutboundFrameWriter writer;
@@ -47,9 +55,13 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
                 ctx.write(msg, promise);
                 return;
             }
+            writer.end();
         } catch (Throwable t) {
             writer.rollback();
-            ReferenceCountUtil.release(msg);
+            // A message released before it got here has nothing left to release; releasing again would throw.
+            if (!(msg instanceof ReferenceCounted) || ((ReferenceCounted) msg).refCnt() > 0) {
+                ReferenceCountUtil.release(msg);
+            }
             promise.tryFailure(t);
             return;
         }
@@ -61,9 +73,16 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
     }
 
     private void encodeMessage(ChannelHandlerContext ctx, ZmtpMessage message) {
+        if (!message.isAccessible()) {
+            // A released message reports no frames; it must not go out as an empty one.
+            throw new IllegalReferenceCountException("ZmtpMessage written after it was released");
+        }
         int frames = message.size();
         if (frames == 0) {
-            throw new IllegalArgumentException("a message has at least one frame");
+            // As libzmq sends an empty zmq_msg_t: one empty frame (see ZmtpMessage#create).
+            writer.begin(ctx.alloc(), 2);
+            writer.writeFrame(Unpooled.EMPTY_BUFFER, false);
+            return;
         }
         writer.begin(ctx.alloc(), writer.estimate(message));
         int last = frames - 1;

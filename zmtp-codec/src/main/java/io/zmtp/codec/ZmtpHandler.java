@@ -38,6 +38,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHandler.class);
+    /** Refused peers tend to retry in a loop (libzmq reconnects every 100 ms by default). */
+    static final WarnLimiter WARNINGS = new WarnLimiter();
 
     /** Pipeline names of the handlers the handshake installs. */
     public static final String ENCODER_NAME = "zmtp-encoder";
@@ -368,7 +370,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
             throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "handshake command size: "
                     + size + " (expected: <= " + ZmtpConstants.MAX_HANDSHAKE_COMMAND_SIZE + ")");
         }
-        if (readable < headerLength + size) {
+        if (size > readable - headerLength) {
             return false;
         }
         in.skipBytes(headerLength);
@@ -440,7 +442,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         if (!acceptsLegacy(ZmtpVersion.ZMTP_10)) {
             throw refused(ZmtpVersion.ZMTP_10);
         }
-        if (in.readableBytes() < headerLength + length - 1) {
+        if (length - 1 > in.readableBytes() - headerLength) {
             return false;
         }
         in.skipBytes(headerLength);
@@ -478,7 +480,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
             throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
                     "ZMTP/2.0 identity length: " + size + " (expected: <= 255)");
         }
-        if (readable < 12 + headerLength + size) {
+        if (size > readable - 12 - headerLength) {
             return false;
         }
         ZmtpSocketType peerType = ZmtpSocketType.fromZmtp20Code(typeCode);
@@ -553,7 +555,13 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         state = State.FAILED;
         cancelTimeout();
         SocketAddress remote = ctx.channel().remoteAddress();
-        logger.warn("ZMTP handshake with {} failed ({}): {}", remote, cause.reason(), cause.getMessage());
+        ZmtpHandshakeFailureReason reason = cause.reason();
+        if (reason == ZmtpHandshakeFailureReason.CONNECTION_CLOSED || reason == ZmtpHandshakeFailureReason.TIMEOUT) {
+            // What health checks and port scanners do (connect, then close or say nothing): not worth a WARN.
+            logger.debug("ZMTP handshake with {} failed ({}): {}", remote, reason, cause.getMessage());
+        } else {
+            WARNINGS.log(logger, "ZMTP handshake with {} failed ({}): {}", remote, reason, cause.getMessage());
+        }
         if (pendingWrites != null) {
             pendingWrites.removeAndFailAll(cause);
         }

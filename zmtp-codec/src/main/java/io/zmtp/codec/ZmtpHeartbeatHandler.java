@@ -10,13 +10,16 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * ZMTP 3.1 heartbeats, as libzmq does them: a PING every interval (a fixed timer, not reset by other traffic); after a
- * PING, the connection closes if nothing arrives within the timeout; a PING from the peer is answered with a PONG
- * echoing its context, and its TTL closes the connection if the peer then goes silent that long. Anything received
- * counts as traffic. Installed by {@link ZmtpHandler}; PING and PONG never travel further down the pipeline.
+ * ZMTP heartbeats (rfc 37), with every 3.x peer as libzmq does them: a PING every interval (a fixed timer, not reset
+ * by other traffic); after a PING, the connection closes if nothing arrives within the timeout; a PING from the peer
+ * is answered with a PONG echoing its context, and its TTL closes the connection if the peer then goes silent that
+ * long. Anything received counts as traffic. Installed by {@link ZmtpHandler}; PING and PONG never travel further
+ * down the pipeline.
  */
 public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHeartbeatHandler.class);
+    /** Dead or broken peers can recur connection after connection. */
+    static final WarnLimiter WARNINGS = new WarnLimiter();
 
     private final long intervalMillis;
     private final long timeoutMillis;
@@ -75,7 +78,7 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
             // Like the frame decoder's protocol errors: close with an event, don't throw at the application.
             ZmtpCodecException cause = new ZmtpCodecException("PING body of " + body.readableBytes()
                     + " bytes (expected: >= 2)");
-            logger.warn("closing connection to {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
+            WARNINGS.log(logger, "closing connection to {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
             ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(), cause));
             ctx.close();
             return;
@@ -91,7 +94,7 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
     }
 
     private void expire(ChannelHandlerContext ctx, String reason) {
-        logger.warn("closing connection to {}: heartbeat expired, {}", ctx.channel().remoteAddress(), reason);
+        WARNINGS.log(logger, "closing connection to {}: heartbeat expired, {}", ctx.channel().remoteAddress(), reason);
         ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(),
                 new ZmtpCodecException("heartbeat expired: " + reason)));
         ctx.close();

@@ -21,6 +21,17 @@ import java.util.List;
  * messages written to a connection are released by the codec once written. {@link #frame(int)} lends a frame: it
  * stays valid while the message is alive, and its reference count belongs to the message.
  *
+ * <h2>Empty messages</h2>
+ * A message with no frames ({@link #create()} with nothing added, or one emptied by {@link #removeFirst()}) is written
+ * as one empty frame, as libzmq sends an empty {@code zmq_msg_t}. Messages read from a connection always have at
+ * least one frame.
+ *
+ * <h2>Before queueing a message for writing</h2>
+ * The codec refuses only a released message: its write fails with an
+ * {@link IllegalReferenceCountException} and the other writes of the batch are unaffected. Code that queues messages
+ * to write later (a socket's outbound queue) can check {@link #isAccessible()} up front and refuse the message
+ * there, where the caller still gets the error.
+ *
  * <p>A message is not thread-safe; hand it from one thread to another, don't share it.
  */
 public final class ZmtpMessage extends AbstractReferenceCounted {
@@ -36,7 +47,10 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
         this.end = count;
     }
 
-    /** An empty message, to be filled with {@link #add}. */
+    /**
+     * A message with no frames yet, to be filled with {@link #add}. Written as it is, it goes out as one empty frame
+     * (what an empty {@code zmq_msg_t} is to libzmq).
+     */
     public static ZmtpMessage create() {
         return new ZmtpMessage(new ByteBuf[4], 0);
     }
@@ -75,6 +89,14 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
             bufs[i] = Unpooled.wrappedBuffer(frames[i]);
         }
         return wrap(bufs);
+    }
+
+    /**
+     * Whether the message can still be used (and written): its reference count is above zero. The one check the
+     * codec makes before writing a message; a message with no frames is valid (see the class doc).
+     */
+    public boolean isAccessible() {
+        return refCnt() > 0;
     }
 
     /** Number of frames. */

@@ -91,7 +91,8 @@ public final class ZmtpMetadata {
 
     /**
      * Reads properties until {@code in} has no more readable bytes. A truncated property, an empty or oversized name,
-     * a name with characters outside rfc 23's set, or a value length over 2^31-1 is a protocol error.
+     * a name with characters outside rfc 23's set, a value length over 2^31-1, or an Identity over 255 bytes is a
+     * protocol error.
      */
     public static ZmtpMetadata decode(ByteBuf in) {
         List<Property> props = new ArrayList<>();
@@ -100,7 +101,7 @@ public final class ZmtpMetadata {
             if (nameLength == 0) {
                 throw new ZmtpCodecException("metadata property name length: 0 (expected: 1..255)");
             }
-            if (in.readableBytes() < nameLength + 4) {
+            if (nameLength > in.readableBytes() - 4) {
                 throw new ZmtpCodecException("metadata truncated in property name or value length");
             }
             byte[] name = new byte[nameLength];
@@ -116,9 +117,16 @@ public final class ZmtpMetadata {
                 throw new ZmtpCodecException("metadata value length: " + valueLength + " (expected: <= "
                         + in.readableBytes() + ")");
             }
+            String nameString = new String(name, StandardCharsets.US_ASCII);
+            // rfc 23 caps the identity at 255 octets, and libzmq refuses a longer one: a routing id must fit its
+            // one-byte length wherever it is written again (a 2.0 identity frame, our own READY).
+            if (valueLength > 255 && nameString.equalsIgnoreCase(IDENTITY)) {
+                throw new ZmtpCodecException("metadata " + IDENTITY + " length: " + valueLength
+                        + " (expected: <= 255)");
+            }
             byte[] value = new byte[(int) valueLength];
             in.readBytes(value);
-            props.add(new Property(new String(name, StandardCharsets.US_ASCII), value));
+            props.add(new Property(nameString, value));
         }
         return props.isEmpty() ? EMPTY : new ZmtpMetadata(Collections.unmodifiableList(props));
     }

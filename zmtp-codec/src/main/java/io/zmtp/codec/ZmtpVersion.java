@@ -39,9 +39,13 @@ public enum ZmtpVersion {
         return this == ZMTP_31;
     }
 
-    /** Whether PING/PONG are defined. */
+    /**
+     * Whether PING/PONG may be exchanged: with any 3.x peer. rfc 37 defines them for 3.1, but libzmq sends PINGs to
+     * every 3.x peer once ZMQ_HEARTBEAT_IVL is set and 3.0 peers such as JeroMQ answer them; gating on 3.1 would
+     * leave a dead 3.0 peer undetected.
+     */
     public boolean hasHeartbeats() {
-        return this == ZMTP_31;
+        return hasCommands();
     }
 
     @Override

@@ -201,6 +201,22 @@ class ZmtpBadInputTest {
     }
 
     @Test
+    void shouldFailOnReadyWithIdentityOver255Bytes() {
+        try (TestPeer p = dealer()) {
+            p.feed(rawGreeting(1), ready("Socket-Type", "ROUTER", "Identity", "i".repeat(256)));
+            assertThat(assertHandshakeFailed(p, PROTOCOL_ERROR).message()).contains("Identity");
+        }
+    }
+
+    @Test
+    void shouldAcceptReadyWithIdentityOf255Bytes() {
+        try (TestPeer p = dealer()) {
+            p.feed(rawGreeting(1), ready("Socket-Type", "ROUTER", "Identity", "i".repeat(255)));
+            assertThat(p.success().peerMetadata().identity()).hasSize(255);
+        }
+    }
+
+    @Test
     void shouldReportPeerErrorDuringHandshakeWithItsReason() {
         try (TestPeer p = dealer()) {
             p.feed(rawGreeting(1), Wire.error("400"));
@@ -300,12 +316,64 @@ class ZmtpBadInputTest {
     }
 
     @Test
-    void shouldAcceptMessageOfExactlyMaxMessageSize() {
-        ZmtpConfig config = ZmtpConfig.builder(DEALER).maxMessageSize(100).build();
+    void shouldAcceptMessageOfExactlyMaxMessageSizeCountingFrameOverhead() {
+        // 60 body bytes + 64 for the held frame + 76 = 200.
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).maxMessageSize(200).build();
         try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
-            p.feed(frame(0x01, repeat('a', 60)), frame(0, repeat('b', 40)), frame(0, repeat('c', 100)));
+            p.feed(frame(0x01, repeat('a', 60)), frame(0, repeat('b', 76)), frame(0, repeat('c', 200)));
             assertThat(p.inbound(ZmtpMessage.class)).hasSize(2);
             assertThat(p.channel.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldCountEachHeldFrameOverheadTowardMaxMessageSize() {
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).maxMessageSize(200).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            p.feed(frame(0x01, repeat('a', 60)), hex("00 4d"));
+            assertProtocolError(p, ZmtpMessageTooLargeException.class);
+        }
+    }
+
+    @Test
+    void shouldCloseOnFrameSizeThatWouldWrapTheMessageTotal() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            p.feed(frame(0x01, repeat('a', 100)));
+            // 100 (+ overhead) + this size overflows a long: it must not pass for a small negative total.
+            p.feed(concat(hex("03"), Wire.u64(Long.MAX_VALUE - 50)));
+            assertProtocolError(p, ZmtpMessageTooLargeException.class);
+        }
+    }
+
+    @Test
+    void shouldCloseOnEndlessEmptyMoreFramesWithinMaxMessageSize() {
+        int max = 64 * 1024;
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).maxMessageSize(max).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            int fed = 0;
+            // Four times what the limit allows; it must stop well before.
+            while (p.channel.isOpen() && fed < 4 * max / ZmtpConstants.FRAME_OVERHEAD) {
+                p.feed(hex("01 00"));
+                fed++;
+            }
+            assertProtocolError(p, ZmtpMessageTooLargeException.class);
+            // Held: max / 64 frames and one more that still fitted; the next one closes.
+            assertThat(fed).isEqualTo(max / ZmtpConstants.FRAME_OVERHEAD + 2);
+        }
+    }
+
+    @Test
+    void shouldCloseOnEndlessOneByteMoreFramesAndReleaseThem() {
+        int max = 16 * 1024;
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).maxMessageSize(max).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            int fed = 0;
+            while (p.channel.isOpen() && fed < 4 * max / ZmtpConstants.FRAME_OVERHEAD) {
+                p.feed(hex("01 01 61"));
+                fed++;
+            }
+            assertProtocolError(p, ZmtpMessageTooLargeException.class);
+            assertThat(fed).isLessThanOrEqualTo(max / (ZmtpConstants.FRAME_OVERHEAD + 1) + 2);
         }
     }
 

@@ -211,6 +211,18 @@ class ZmtpDowngradeTest {
     }
 
     @Test
+    void shouldCloseOnZmtp10FrameLengthThatWouldWrapTheMessageTotal() {
+        try (TestPeer p = new TestPeer(config(ZmtpSocketType.PULL).onlyVersion(ZmtpVersion.ZMTP_10).build())) {
+            p.feed(hex("01 00"));
+            p.success();
+            p.feed(frame10(1, repeat('m', 100)), concat(hex("ff"), Wire.u64(Long.MAX_VALUE - 50), hex("01")));
+            assertThat(p.channel.isOpen()).isFalse();
+            assertThat(p.protocolError().cause()).isInstanceOf(ZmtpMessageTooLargeException.class);
+            assertThat(p.inbound(ZmtpMessage.class)).isEmpty();
+        }
+    }
+
+    @Test
     void shouldAcceptZmtp10FrameOfExactlyMaxMessageSize() {
         ZmtpConfig config = config(ZmtpSocketType.PULL).onlyVersion(ZmtpVersion.ZMTP_10).maxMessageSize(1000).build();
         try (TestPeer p = new TestPeer(config)) {

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.IllegalReferenceCountException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,12 +27,113 @@ class ZmtpFrameEncoderTest {
         }
     }
 
+    /** Fails before anything is written: its estimate throws, so the writer never begins the message. */
+    static final class FailingEstimate implements ZmtpMessageEncoder<Integer> {
+        @Override
+        public Class<Integer> messageType() {
+            return Integer.class;
+        }
+
+        @Override
+        public int estimateSize(Integer message) {
+            throw new IllegalStateException("estimate " + message);
+        }
+
+        @Override
+        public void encode(Integer message, ZmtpFrameWriter writer) {
+            throw new AssertionError("not reached");
+        }
+    }
+
     private final EmbeddedChannel channel =
             new EmbeddedChannel(new ZmtpFrameEncoder(ZmtpVersion.ZMTP_31, new FailingAfterLargeFrame()));
+    private final EmbeddedChannel estimating =
+            new EmbeddedChannel(new ZmtpFrameEncoder(ZmtpVersion.ZMTP_31, new FailingEstimate()));
 
     @AfterEach
     void finish() {
         assertThat(channel.finishAndReleaseAll()).isFalse();
+        assertThat(estimating.finishAndReleaseAll()).isFalse();
+    }
+
+    /** Everything the channel wrote, concatenated, buffers released. */
+    private static String wire(EmbeddedChannel ch) {
+        StringBuilder sb = new StringBuilder();
+        for (Object o; (o = ch.readOutbound()) != null; ) {
+            ByteBuf b = (ByteBuf) o;
+            try {
+                sb.append(io.netty.buffer.ByteBufUtil.hexDump(b));
+            } finally {
+                b.release();
+            }
+        }
+        return sb.toString();
+    }
+
+    private static ZmtpMessage released() {
+        ZmtpMessage m = ZmtpMessage.of("gone");
+        m.release();
+        return m;
+    }
+
+    private static String hexOf(byte[] bytes) {
+        return io.netty.buffer.ByteBufUtil.hexDump(bytes);
+    }
+
+    @Test
+    void shouldSendEarlierMessageWholeWhenAReleasedMessageFailsInTheSameBatch() {
+        ChannelFuture a = channel.write(ZmtpMessage.of("a", "bc"));
+        ChannelFuture b = channel.write(released());
+        channel.flush();
+        assertThat(b.cause()).isInstanceOf(IllegalReferenceCountException.class).hasMessageContaining("released");
+        assertThat(wire(channel)).isEqualTo("010161" + "00026263");
+        assertThat(a.isSuccess()).isTrue();
+    }
+
+    @Test
+    void shouldSendEarlierMessageWholeWhenACustomEncoderFailsBeforeWriting() {
+        ChannelFuture a = estimating.write(ZmtpMessage.of("a"));
+        ChannelFuture b = estimating.write(7);
+        ChannelFuture c = estimating.write(ZmtpMessage.of("c"));
+        estimating.flush();
+        assertThat(b.cause()).isInstanceOf(IllegalStateException.class).hasMessage("estimate 7");
+        assertThat(wire(estimating)).isEqualTo("000161" + "000163");
+        assertThat(a.isSuccess()).isTrue();
+        assertThat(c.isSuccess()).isTrue();
+    }
+
+    @Test
+    void shouldSendEarlierMessagesWithLargeFramesWholeAroundAFailedWrite() {
+        byte[] large = new byte[OutboundFrameWriter.ZERO_COPY_THRESHOLD];
+        java.util.Arrays.fill(large, (byte) 'L');
+        ChannelFuture a = channel.write(ZmtpMessage.wrap(Unpooled.copiedBuffer(new byte[] {'a'}),
+                Unpooled.copiedBuffer(large)));
+        ChannelFuture b = channel.write(released());
+        ChannelFuture c = channel.write(ZmtpMessage.of("c"));
+        ChannelFuture d = channel.write(released());
+        ChannelFuture e = channel.write(ZmtpMessage.wrap(Unpooled.copiedBuffer(large)));
+        channel.flush();
+        String largeFrame = "02" + "0000000000002000" + hexOf(large);
+        assertThat(wire(channel)).isEqualTo("010161" + largeFrame + "000163" + largeFrame);
+        assertThat(a.isSuccess()).isTrue();
+        assertThat(b.cause()).isInstanceOf(IllegalReferenceCountException.class);
+        assertThat(c.isSuccess()).isTrue();
+        assertThat(d.cause()).isInstanceOf(IllegalReferenceCountException.class);
+        assertThat(e.isSuccess()).isTrue();
+    }
+
+    @Test
+    void shouldWriteMessageWithoutFramesAsOneEmptyFrame() {
+        ZmtpMessage emptied = ZmtpMessage.of("id");
+        emptied.removeFirst().release();
+        ChannelFuture a = channel.write(ZmtpMessage.of("a"));
+        ChannelFuture created = channel.write(ZmtpMessage.create());
+        ChannelFuture b = channel.write(emptied);
+        channel.flush();
+        assertThat(wire(channel)).isEqualTo("000161" + "0000" + "0000");
+        assertThat(a.isSuccess()).isTrue();
+        assertThat(created.isSuccess()).isTrue();
+        assertThat(b.isSuccess()).isTrue();
     }
 
     @Test

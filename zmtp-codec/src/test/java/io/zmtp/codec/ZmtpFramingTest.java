@@ -159,12 +159,24 @@ class ZmtpFramingTest {
     }
 
     @Test
-    void shouldFailWriteOfMessageWithoutFramesAndReleaseIt() {
+    void shouldWriteMessageWithoutFramesAsOneEmptyFrameAndReleaseIt() {
         try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
             ZmtpMessage empty = ZmtpMessage.create();
-            assertThat(p.write(empty).cause()).isInstanceOf(IllegalArgumentException.class);
+            assertThat(p.write(empty).isSuccess()).isTrue();
             assertThat(empty.refCnt()).isZero();
-            assertThat(p.outbound()).isEmpty();
+            assertThat(p.outbound()).isEqualTo(hex("00 00"));
+            assertThat(p.channel.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldFailWriteOfReleasedMessageAndKeepTheConnection() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            ZmtpMessage gone = ZmtpMessage.of("x");
+            gone.release();
+            assertThat(p.write(gone).cause()).isInstanceOf(io.netty.util.IllegalReferenceCountException.class);
+            assertThat(p.write(ZmtpMessage.of("y")).isSuccess()).isTrue();
+            assertThat(p.outbound()).isEqualTo(hex("00 01 79"));
             assertThat(p.channel.isOpen()).isTrue();
         }
     }

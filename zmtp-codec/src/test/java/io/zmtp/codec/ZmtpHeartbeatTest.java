@@ -80,8 +80,36 @@ class ZmtpHeartbeatTest {
     }
 
     @Test
-    void shouldSendNoPingsToZmtp30Peer() {
-        try (TestPeer p = TestPeer.handshaken(dealer().heartbeatIntervalMillis(100).build(), DEALER, 0)) {
+    void shouldSendPingsToZmtp30PeerAsLibzmqDoes() {
+        ZmtpConfig config = dealer().heartbeatIntervalMillis(100).heartbeatTimeoutMillis(5000).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 0)) {
+            p.advance(100);
+            assertThat(p.outbound()).isEqualTo(hex("04 07 04 50 49 4e 47 00 00"));
+        }
+    }
+
+    @Test
+    void shouldCloseSilentZmtp30PeerAfterPingTimeout() {
+        ZmtpConfig config = dealer().heartbeatIntervalMillis(100).heartbeatTimeoutMillis(300).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 0)) {
+            p.advance(100);
+            p.advance(299);
+            assertThat(p.channel.isOpen()).isTrue();
+            p.advance(1);
+            assertThat(p.channel.isOpen()).isFalse();
+            assertThat(p.protocolError().cause().getMessage()).contains("heartbeat expired");
+        }
+    }
+
+    @Test
+    void shouldSendNoPingsToZmtp20Peer() {
+        ZmtpConfig config = ZmtpConfig.builder(ZmtpSocketType.PULL).heartbeatIntervalMillis(100)
+                .onlyVersion(ZmtpVersion.ZMTP_20).build();
+        try (TestPeer p = new TestPeer(config)) {
+            // A 2.0 PUSH: signature, revision 1, socket type, empty identity frame.
+            p.feed(concat(Wire.signature(1), hex("01 08 00 00")));
+            assertThat(p.success().version()).isEqualTo(ZmtpVersion.ZMTP_20);
+            p.outbound();
             p.advance(1000);
             assertThat(p.outbound()).isEmpty();
             assertThat(p.channel.isOpen()).isTrue();
