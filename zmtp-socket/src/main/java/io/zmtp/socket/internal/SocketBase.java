@@ -439,7 +439,7 @@ public abstract class SocketBase implements PipeListener {
      * as libzmq sends an empty {@code zmq_msg_t}.
      */
     private static void checkSendable(ZmtpMessage msg) {
-        if (msg.refCnt() == 0) {
+        if (!msg.isAccessible()) {
             throw new IllegalArgumentException("message already released: " + msg);
         }
         if (msg.size() == 0) {
