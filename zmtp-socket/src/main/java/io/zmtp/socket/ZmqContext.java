@@ -9,6 +9,8 @@ import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.internal.DealerSocket;
 import io.zmtp.socket.internal.PairSocket;
 import io.zmtp.socket.internal.PubSocket;
+import io.zmtp.socket.internal.PullSocket;
+import io.zmtp.socket.internal.PushSocket;
 import io.zmtp.socket.internal.RepSocket;
 import io.zmtp.socket.internal.ReqSocket;
 import io.zmtp.socket.internal.RouterSocket;
@@ -107,9 +109,13 @@ public final class ZmqContext implements AutoCloseable {
                 s = new RouterSocket(context);
                 break;
             case DEALER:
+                s = new DealerSocket(context);
+                break;
             case PUSH:
+                s = new PushSocket(context);
+                break;
             case PULL:
-                s = new DealerSocket(context, type);
+                s = new PullSocket(context);
                 break;
             case PUB:
             case XPUB:
@@ -136,7 +142,7 @@ public final class ZmqContext implements AutoCloseable {
         }
         closed = true;
         List<Runnable> rests = new ArrayList<>();
-        for (SocketBase s : new ArrayList<>(context.sockets())) {
+        for (SocketBase s : context.sockets()) {
             Runnable rest = s.startClose();
             if (rest != null) {
                 rests.add(rest);

@@ -2,6 +2,7 @@ package io.zmtp.socket;
 
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
+import io.zmtp.socket.internal.ConnectionEvent;
 
 import java.net.SocketAddress;
 
@@ -22,71 +23,59 @@ public final class ZmqEvent {
         PROTOCOL_ERROR
     }
 
-    private final Type type;
-    private final String endpoint;
-    private final SocketAddress remoteAddress;
-    private final ZmtpVersion version;
-    private final ZmtpSocketType peerSocketType;
-    private final byte[] peerIdentity;
-    private final String detail;
+    private final ConnectionEvent event;
 
-    public ZmqEvent(Type type, String endpoint, SocketAddress remoteAddress, ZmtpVersion version,
-                    ZmtpSocketType peerSocketType, byte[] peerIdentity, String detail) {
-        this.type = type;
-        this.endpoint = endpoint;
-        this.remoteAddress = remoteAddress;
-        this.version = version;
-        this.peerSocketType = peerSocketType;
-        this.peerIdentity = peerIdentity == null ? new byte[0] : peerIdentity.clone();
-        this.detail = detail;
+    ZmqEvent(ConnectionEvent event) {
+        this.event = event;
     }
 
     public Type type() {
-        return type;
+        return event.type();
     }
 
     /** The endpoint the connection belongs to, as given to bind or connect. */
     public String endpoint() {
-        return endpoint;
+        return event.endpoint();
     }
 
     public SocketAddress remoteAddress() {
-        return remoteAddress;
+        return event.remoteAddress();
     }
 
     /** The negotiated ZMTP version, or null before a handshake completed. */
     public ZmtpVersion version() {
-        return version;
+        return event.version();
     }
 
     /** The peer's socket type, or null if unknown. */
     public ZmtpSocketType peerSocketType() {
-        return peerSocketType;
+        return event.peerSocketType();
     }
 
+    /** The identity the peer announced (a copy); empty if none. */
     public byte[] peerIdentity() {
-        return peerIdentity.clone();
+        return event.peerIdentityUnsafe().clone();
     }
 
     /** Why (for failures), or null. */
     public String detail() {
-        return detail;
+        return event.detail();
     }
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder().append(type).append(' ').append(endpoint);
-        if (remoteAddress != null) {
-            sb.append(" peer ").append(remoteAddress);
+        StringBuilder sb = new StringBuilder().append(type()).append(' ').append(endpoint());
+        if (remoteAddress() != null) {
+            sb.append(" peer ").append(remoteAddress());
         }
-        if (version != null) {
-            sb.append(' ').append(version);
+        if (version() != null) {
+            sb.append(' ').append(version());
         }
-        if (peerSocketType != null) {
-            sb.append(' ').append(peerSocketType);
+        if (peerSocketType() != null) {
+            sb.append(' ').append(peerSocketType());
         }
-        if (detail != null) {
-            sb.append(": ").append(detail);
+        if (detail() != null) {
+            sb.append(": ").append(detail());
         }
         return sb.toString();
     }

@@ -2,7 +2,8 @@ package io.zmtp.socket;
 
 /**
  * Root of the exceptions the socket API throws; unchecked. Subclasses name the libzmq error they correspond to.
- * A message passed to a send that throws has been released.
+ * A message passed to a send that throws has been released. What libzmq reports as EAGAIN is not an exception
+ * here: a non-blocking send returns false and a non-blocking receive null.
  */
 public class ZmqException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -13,15 +14,6 @@ public class ZmqException extends RuntimeException {
 
     public ZmqException(String message, Throwable cause) {
         super(message, cause);
-    }
-
-    /** A non-blocking operation could not complete now (libzmq EAGAIN), e.g. ROUTER_MANDATORY and a full peer. */
-    public static class Again extends ZmqException {
-        private static final long serialVersionUID = 1L;
-
-        public Again(String message) {
-            super(message);
-        }
     }
 
     /** A ROUTER_MANDATORY ROUTER was asked to send to a routing id it has no peer for (libzmq EHOSTUNREACH). */
@@ -63,15 +55,19 @@ public class ZmqException extends RuntimeException {
         }
     }
 
-    /** bind, connect, unbind or disconnect failed (bad endpoint, address in use, unknown endpoint). */
-    public static class Endpoint extends ZmqException {
+    /**
+     * bind, connect, unbind or disconnect failed: a malformed endpoint or an unsupported transport (libzmq EINVAL,
+     * EPROTONOSUPPORT), an address in use or not available (EADDRINUSE, EADDRNOTAVAIL), or an endpoint the socket
+     * isn't bound or connected to (ENOENT).
+     */
+    public static class EndpointFailed extends ZmqException {
         private static final long serialVersionUID = 1L;
 
-        public Endpoint(String message) {
+        public EndpointFailed(String message) {
             super(message);
         }
 
-        public Endpoint(String message, Throwable cause) {
+        public EndpointFailed(String message, Throwable cause) {
             super(message, cause);
         }
     }

@@ -5,15 +5,29 @@ import io.zmtp.socket.internal.Signal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * Waits on several sockets at once, as {@code zmq_poll}: register sockets with {@link #POLLIN} and/or
- * {@link #POLLOUT}, call {@link #poll(Duration)}, then ask {@link #isReadable}/{@link #isWritable}. Meant to be used
- * from one thread; close it to unregister from the sockets.
+ * Waits on several sockets at once, as {@code zmq_poll}: register sockets for {@link Interest#IN} and/or
+ * {@link Interest#OUT}, call {@link #poll(Duration)}, then ask {@link #isReadable}/{@link #isWritable}. Polling
+ * changes nothing a send or receive may do (a REQ whose reply a poll has seen still must receive it first). Meant to
+ * be used from one thread; close it to unregister from the sockets.
+ *
+ * <pre>{@code
+ * poller.register(req, ZmqPoller.Interest.IN, ZmqPoller.Interest.OUT);
+ * }</pre>
  */
 public final class ZmqPoller implements AutoCloseable {
-    public static final int POLLIN = 1;
-    public static final int POLLOUT = 2;
+    /** What a registered socket is polled for (libzmq's ZMQ_POLLIN and ZMQ_POLLOUT). */
+    public enum Interest {
+        /** A receive would return a message now. */
+        IN,
+        /** A send would not block now. */
+        OUT
+    }
+
+    private static final int IN = 1;
+    private static final int OUT = 2;
 
     private static final class Item {
         final ZmqSocket socket;
@@ -30,8 +44,21 @@ public final class ZmqPoller implements AutoCloseable {
     private final Signal signal = new Signal();
     private final Runnable wake = signal::signal;
 
-    /** Registers {@code socket} for {@code events} (POLLIN | POLLOUT), or changes its events. */
-    public void register(ZmqSocket socket, int events) {
+    /** Registers {@code socket} for the given interests, or changes its interests to them. */
+    public void register(ZmqSocket socket, Interest interest, Interest... more) {
+        Objects.requireNonNull(socket, "socket");
+        int events = bit(interest);
+        for (Interest i : more) {
+            events |= bit(i);
+        }
+        register(socket, events);
+    }
+
+    private static int bit(Interest interest) {
+        return Objects.requireNonNull(interest, "interest") == Interest.IN ? IN : OUT;
+    }
+
+    private void register(ZmqSocket socket, int events) {
         for (Item i : items) {
             if (i.socket == socket) {
                 i.events = events;
@@ -64,11 +91,11 @@ public final class ZmqPoller implements AutoCloseable {
             int n = 0;
             for (Item i : items) {
                 i.ready = 0;
-                if ((i.events & POLLIN) != 0 && i.socket.pollIn()) {
-                    i.ready |= POLLIN;
+                if ((i.events & IN) != 0 && i.socket.pollIn()) {
+                    i.ready |= IN;
                 }
-                if ((i.events & POLLOUT) != 0 && i.socket.pollOut()) {
-                    i.ready |= POLLOUT;
+                if ((i.events & OUT) != 0 && i.socket.pollOut()) {
+                    i.ready |= OUT;
                 }
                 if (i.ready != 0) {
                     n++;
@@ -87,11 +114,11 @@ public final class ZmqPoller implements AutoCloseable {
     }
 
     public boolean isReadable(ZmqSocket socket) {
-        return (readyOf(socket) & POLLIN) != 0;
+        return (readyOf(socket) & IN) != 0;
     }
 
     public boolean isWritable(ZmqSocket socket) {
-        return (readyOf(socket) & POLLOUT) != 0;
+        return (readyOf(socket) & OUT) != 0;
     }
 
     private int readyOf(ZmqSocket socket) {

@@ -2,11 +2,14 @@ package io.zmtp.socket;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.internal.ConnectionEvent;
 import io.zmtp.socket.internal.SocketBase;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -34,6 +37,7 @@ import java.util.function.Consumer;
  */
 public final class ZmqSocket implements AutoCloseable {
     private final SocketBase impl;
+    private final Map<Consumer<ZmqEvent>, Consumer<ConnectionEvent>> monitors = new ConcurrentHashMap<>();
 
     ZmqSocket(SocketBase impl) {
         this.impl = impl;
@@ -136,12 +140,19 @@ public final class ZmqSocket implements AutoCloseable {
      * thread: it must not block or call this socket's blocking methods.
      */
     public void monitor(Consumer<ZmqEvent> listener) {
-        impl.addMonitor(Objects.requireNonNull(listener, "listener"));
+        Objects.requireNonNull(listener, "listener");
+        Consumer<ConnectionEvent> adapter = e -> listener.accept(new ZmqEvent(e));
+        if (monitors.putIfAbsent(listener, adapter) == null) {
+            impl.addMonitor(adapter);
+        }
     }
 
     /** Removes a listener added with {@link #monitor}. */
     public void unmonitor(Consumer<ZmqEvent> listener) {
-        impl.removeMonitor(listener);
+        Consumer<ConnectionEvent> adapter = monitors.remove(listener);
+        if (adapter != null) {
+            impl.removeMonitor(adapter);
+        }
     }
 
     boolean pollIn() {

@@ -556,10 +556,10 @@ class SocketTests {
     @Test
     void badEndpointsAreRejected() {
         ZmqSocket s = socket(DEALER);
-        assertThatThrownBy(() -> s.bind("nonsense")).isInstanceOf(ZmqException.Endpoint.class);
-        assertThatThrownBy(() -> s.connect("ipc:///tmp/x")).isInstanceOf(ZmqException.Endpoint.class);
-        assertThatThrownBy(() -> s.connect("tcp://127.0.0.1:*")).isInstanceOf(ZmqException.Endpoint.class);
-        assertThatThrownBy(() -> s.unbind("tcp://127.0.0.1:1")).isInstanceOf(ZmqException.Endpoint.class);
+        assertThatThrownBy(() -> s.bind("nonsense")).isInstanceOf(ZmqException.EndpointFailed.class);
+        assertThatThrownBy(() -> s.connect("ipc:///tmp/x")).isInstanceOf(ZmqException.EndpointFailed.class);
+        assertThatThrownBy(() -> s.connect("tcp://127.0.0.1:*")).isInstanceOf(ZmqException.EndpointFailed.class);
+        assertThatThrownBy(() -> s.unbind("tcp://127.0.0.1:1")).isInstanceOf(ZmqException.EndpointFailed.class);
     }
 
     @Test
@@ -580,7 +580,7 @@ class SocketTests {
         try {
             probe.bind(endpoint);
             return true;
-        } catch (ZmqException.Endpoint e) {
+        } catch (ZmqException.EndpointFailed e) {
             return false;
         } finally {
             probe.close();
@@ -623,15 +623,15 @@ class SocketTests {
 
         // A form naming another address is no match, and leaves the listener working.
         pull.bind(given);
-        assertThatThrownBy(() -> pull.unbind("tcp://127.0.0.1:" + p)).isInstanceOf(ZmqException.Endpoint.class);
-        assertThatThrownBy(() -> pull.unbind("tcp://*:*")).isInstanceOf(ZmqException.Endpoint.class);
+        assertThatThrownBy(() -> pull.unbind("tcp://127.0.0.1:" + p)).isInstanceOf(ZmqException.EndpointFailed.class);
+        assertThatThrownBy(() -> pull.unbind("tcp://*:*")).isInstanceOf(ZmqException.EndpointFailed.class);
         ZmqSocket push = socket(PUSH);
         push.connect("tcp://127.0.0.1:" + p);
         push.send(ZmtpMessage.of("still listening"));
         assertThat(recv(pull)).isEqualTo("still listening");
         pull.unbind(given);
         assertThat(free(given)).isTrue();
-        assertThatThrownBy(() -> pull.unbind(given)).isInstanceOf(ZmqException.Endpoint.class);
+        assertThatThrownBy(() -> pull.unbind(given)).isInstanceOf(ZmqException.EndpointFailed.class);
     }
 
     private static boolean closedToTheApplication(ZmqSocket s) {
@@ -729,8 +729,8 @@ class SocketTests {
         ZmqSocket req = socket(REQ);
         req.connect(rep.bind("tcp://127.0.0.1:*"));
         try (ZmqPoller poller = new ZmqPoller()) {
-            poller.register(req, ZmqPoller.POLLOUT | ZmqPoller.POLLIN);
-            poller.register(rep, ZmqPoller.POLLIN);
+            poller.register(req, ZmqPoller.Interest.OUT, ZmqPoller.Interest.IN);
+            poller.register(rep, ZmqPoller.Interest.IN);
             int replies = 0;
             int requests = 0;
             while (replies < 10) {

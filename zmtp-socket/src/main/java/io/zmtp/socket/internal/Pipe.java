@@ -85,7 +85,7 @@ public final class Pipe {
     private byte[] routingId;
     private boolean routable;
 
-    public Pipe(PipeListener listener, boolean connecting, String endpoint, int sndHwm, int rcvHwm) {
+    Pipe(PipeListener listener, boolean connecting, String endpoint, int sndHwm, int rcvHwm) {
         this.listener = listener;
         this.connecting = connecting;
         this.endpoint = endpoint;
@@ -265,15 +265,6 @@ public final class Pipe {
 
     private static void release(Object queued) {
         ReferenceCountUtil.release(queued instanceof ForConnection ? ((ForConnection) queued).msg : queued);
-    }
-
-    /** Takes the next queued outbound object without a connection (tests, and later queue inspection). */
-    Object pollOutbound() {
-        Object m = out.poll();
-        if (m != null) {
-            outCount.decrementAndGet();
-        }
-        return m instanceof ForConnection ? ((ForConnection) m).msg : m;
     }
 
     /** Counts a message dropped for this peer (PUB at HWM). */
@@ -472,7 +463,7 @@ public final class Pipe {
     void emit(ZmqEvent.Type type, Channel ch, String detail) {
         ZmtpHandshakeSuccess h = handshake;
         boolean current = h != null && channel == ch;
-        listener.pipeEvent(new ZmqEvent(type, endpoint, ch.remoteAddress(), current ? h.version() : null,
+        listener.pipeEvent(new ConnectionEvent(type, endpoint, ch.remoteAddress(), current ? h.version() : null,
                 current ? h.peerMetadata().socketType() : null, current ? h.peerMetadata().identity() : null, detail));
     }
 

@@ -1,7 +1,5 @@
 package io.zmtp.socket.internal;
 
-import io.zmtp.socket.ZmqEvent;
-
 /**
  * What a {@link Pipe} tells its socket, from the I/O thread. Implementations must not block or take locks.
  */
@@ -19,7 +17,7 @@ public interface PipeListener {
     void pipeActivity(Pipe pipe);
 
     /** A connection event for monitors (I/O thread; must not block). */
-    default void pipeEvent(ZmqEvent event) {
+    default void pipeEvent(ConnectionEvent event) {
     }
 
     /** A SUB/XSUB pipe just connected: write the subscription set (called on the I/O thread before queued output). */

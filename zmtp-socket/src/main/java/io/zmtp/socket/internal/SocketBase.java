@@ -6,7 +6,6 @@ import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqEvent;
 import io.zmtp.socket.ZmqException;
 import io.zmtp.socket.ZmqOption;
 
@@ -57,7 +56,7 @@ public abstract class SocketBase implements PipeListener {
     private final SocketEndpoints endpoints = new SocketEndpoints(this);
     private final AsyncCalls async = new AsyncCalls(this);
     private final ConcurrentLinkedQueue<PipeEvent> events = new ConcurrentLinkedQueue<>();
-    private final CopyOnWriteArrayList<Consumer<ZmqEvent>> monitors = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Consumer<ConnectionEvent>> monitors = new CopyOnWriteArrayList<>();
 
     // under the lock
     private final Set<Pipe> pipes = new LinkedHashSet<>();
@@ -202,8 +201,8 @@ public abstract class SocketBase implements PipeListener {
     }
 
     @Override
-    public void pipeEvent(ZmqEvent event) {
-        for (Consumer<ZmqEvent> m : monitors) {
+    public void pipeEvent(ConnectionEvent event) {
+        for (Consumer<ConnectionEvent> m : monitors) {
             try {
                 m.accept(event);
             } catch (RuntimeException e) {
@@ -213,11 +212,11 @@ public abstract class SocketBase implements PipeListener {
     }
 
     /** Adds a listener for connection events; it runs on an I/O thread and must not block. */
-    public void addMonitor(Consumer<ZmqEvent> monitor) {
+    public void addMonitor(Consumer<ConnectionEvent> monitor) {
         monitors.add(monitor);
     }
 
-    public void removeMonitor(Consumer<ZmqEvent> monitor) {
+    public void removeMonitor(Consumer<ConnectionEvent> monitor) {
         monitors.remove(monitor);
     }
 

@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.zmtp.socket.ZmqException;
 import io.zmtp.socket.transport.Transport;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,7 +35,7 @@ public final class SocketContext {
     public Transport transport(String scheme) {
         Transport t = transports.get(scheme);
         if (t == null) {
-            throw new ZmqException.Endpoint("transport " + scheme + ":// not supported (supported: "
+            throw new ZmqException.EndpointFailed("transport " + scheme + ":// not supported (supported: "
                     + transports.keySet() + ")");
         }
         return t;
@@ -56,7 +57,8 @@ public final class SocketContext {
         sockets.remove(socket);
     }
 
-    public Set<SocketBase> sockets() {
-        return sockets;
+    /** The sockets open now (a copy). */
+    public List<SocketBase> sockets() {
+        return List.copyOf(sockets);
     }
 }

@@ -83,11 +83,11 @@ final class SocketEndpoints {
                 }
             });
         } catch (IllegalArgumentException e) {
-            throw new ZmqException.Endpoint(e.getMessage(), e);
+            throw new ZmqException.EndpointFailed(e.getMessage(), e);
         }
         f.awaitUninterruptibly();
         if (!f.isSuccess()) {
-            throw new ZmqException.Endpoint("bind " + endpoint + " failed: " + f.cause(), f.cause());
+            throw new ZmqException.EndpointFailed("bind " + endpoint + " failed: " + f.cause(), f.cause());
         }
         String real = transport.boundEndpoint(ep, f.channel());
         Listener l = new Listener(real, endpoint, transport, f.channel());
@@ -117,7 +117,7 @@ final class SocketEndpoints {
             }
         }
         if (named.isEmpty()) {
-            throw new ZmqException.Endpoint("not bound to " + endpoint + " (bound: " + listeners.keySet() + ")");
+            throw new ZmqException.EndpointFailed("not bound to " + endpoint + " (bound: " + listeners.keySet() + ")");
         }
         for (Listener l : named) {
             listeners.remove(l.endpoint, l);
@@ -138,7 +138,7 @@ final class SocketEndpoints {
         try {
             transport.checkConnectAddress(ep);
         } catch (IllegalArgumentException e) {
-            throw new ZmqException.Endpoint(e.getMessage(), e);
+            throw new ZmqException.EndpointFailed(e.getMessage(), e);
         }
         ZmtpConfig config = options.zmtpConfig(socket.type);
         Pipe pipe = new Pipe(socket, true, endpoint, options.value(ZmqOption.SNDHWM), options.value(ZmqOption.RCVHWM));
@@ -161,7 +161,7 @@ final class SocketEndpoints {
         List<Connector> cs = connectors.remove(endpoint);
         List<Pipe> ps = connectPipes.remove(endpoint);
         if (cs == null) {
-            throw new ZmqException.Endpoint("not connected to " + endpoint);
+            throw new ZmqException.EndpointFailed("not connected to " + endpoint);
         }
         cs.forEach(Connector::stop);
         return ps;
@@ -213,7 +213,7 @@ final class SocketEndpoints {
         try {
             return Endpoint.parse(endpoint);
         } catch (IllegalArgumentException e) {
-            throw new ZmqException.Endpoint(e.getMessage(), e);
+            throw new ZmqException.EndpointFailed(e.getMessage(), e);
         }
     }
 }

@@ -54,7 +54,7 @@ class HostilePeerTests {
 
     @Test
     void aBoundPushKeepsNothingFromPullPeersThatSendAndDisconnect() throws Exception {
-        DealerSocket push = new DealerSocket(context, PUSH);
+        PushSocket push = new PushSocket(context);
         try {
             String endpoint = push.bind("tcp://127.0.0.1:*");
             try (RawPeer pull = new RawPeer(ZmtpConfig.builder(PULL).build())) {

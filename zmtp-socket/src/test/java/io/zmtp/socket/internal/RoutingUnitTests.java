@@ -1,7 +1,11 @@
 package io.zmtp.socket.internal;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.zmtp.codec.ZmtpHandshakeSuccess;
 import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpMetadata;
+import io.zmtp.codec.ZmtpVersion;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -32,10 +36,14 @@ class RoutingUnitTests {
         return new Pipe(NO_OP, true, "test://", sndHwm, 1000);
     }
 
+    /** What the pipe sends once a connection comes up, as text; the pipe is done with afterwards. */
     private static List<String> drainOut(Pipe p) {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        p.onHandshake(ch, new ZmtpHandshakeSuccess(ZmtpVersion.ZMTP_31, "NULL", ZmtpMetadata.EMPTY, null));
+        ch.runPendingTasks();
         List<String> out = new ArrayList<>();
         Object o;
-        while ((o = p.pollOutbound()) != null) {
+        while ((o = ch.readOutbound()) != null) {
             ZmtpMessage m = (ZmtpMessage) o;
             StringBuilder sb = new StringBuilder();
             for (int i = 0; i < m.size(); i++) {
@@ -44,6 +52,8 @@ class RoutingUnitTests {
             out.add(sb.toString());
             m.release();
         }
+        p.terminate();
+        ch.finishAndReleaseAll();
         return out;
     }
 
