@@ -1,10 +1,14 @@
 package io.zmtp.socket;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.internal.ConnectionEvent;
 import io.zmtp.socket.internal.SocketBase;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +23,14 @@ import java.util.function.Consumer;
  * Every send method takes ownership of the message: the library releases it whether it is sent, dropped (PUB at
  * HWM, unroutable ROUTER message), refused ({@code false}, a timeout) or rejected with an exception. Every receive
  * method hands ownership of the returned message to the caller, who must release it.
+ *
+ * <h2>Which send and receive</h2>
+ * {@link #send(ZmtpMessage)} and {@link #receive()} move {@link ZmtpMessage}s whose frames are Netty buffers: no
+ * copy on the way in or out, and the receiver releases what it gets. That is the fast path, and what a Netty
+ * application wants. {@link #send(String...)}, {@link #send(byte[]...)}, {@link #receiveString()} and
+ * {@link #receiveBytes()} copy, and leave nothing to release: the common case for code ported from JeroMQ or pyzmq,
+ * where a few allocations per message don't matter. They receive a frame at a time, as those libraries do
+ * ({@link #hasReceiveMore()}); don't mix them with {@link #receiveAsync()} for the same message.
  *
  * <h2>Queues</h2>
  * Each peer has an outbound queue of at most SNDHWM messages and an inbound queue of about RCVHWM messages (when it
@@ -37,6 +49,10 @@ import java.util.function.Consumer;
  */
 public final class ZmqSocket implements AutoCloseable {
     private final SocketBase impl;
+    /** Guards {@code partial}; application threads only. */
+    private final Object partialLock = new Object();
+    /** Frames of a message received frame by frame and not yet taken. */
+    private ZmtpMessage partial;
     private final Map<Consumer<ZmqEvent>, Consumer<ConnectionEvent>> monitors = new ConcurrentHashMap<>();
 
     ZmqSocket(SocketBase impl) {
@@ -99,19 +115,134 @@ public final class ZmqSocket implements AutoCloseable {
         return impl.sendAsync(Objects.requireNonNull(msg, "msg"));
     }
 
-    /** Receives, blocking until a message arrives. */
+    /**
+     * Receives, blocking until a message arrives. If frames of a message are still to be taken after
+     * {@link #receiveString()} or {@link #receiveBytes()}, returns a message of those frames.
+     */
     public ZmtpMessage receive() {
-        return impl.receive(-1);
+        ZmtpMessage rest = takeRest();
+        return rest != null ? rest : impl.receive(-1);
     }
 
     /** Receives, waiting at most {@code timeout}; null if none arrived. */
     public ZmtpMessage receive(Duration timeout) {
-        return impl.receive(timeout.toNanos());
+        ZmtpMessage rest = takeRest();
+        return rest != null ? rest : impl.receive(timeout.toNanos());
     }
 
     /** A message if one is ready, else null. */
     public ZmtpMessage tryReceive() {
-        return impl.receive(0);
+        ZmtpMessage rest = takeRest();
+        return rest != null ? rest : impl.receive(0);
+    }
+
+    // ---- frame by frame, copied: for code written against JeroMQ or pyzmq
+
+    /** Sends a message of UTF-8 strings, one frame each, blocking while it can't be queued. */
+    public void send(String... frames) {
+        send(ZmtpMessage.of(frames));
+    }
+
+    /**
+     * Sends a message of byte arrays, one frame each, blocking while it can't be queued. The arrays are copied, so
+     * the caller may reuse them at once.
+     */
+    public void send(byte[]... frames) {
+        ByteBuf[] bufs = new ByteBuf[frames.length];
+        for (int i = 0; i < frames.length; i++) {
+            bufs[i] = Unpooled.copiedBuffer(frames[i]);
+        }
+        send(bufs.length == 0 ? ZmtpMessage.create() : ZmtpMessage.wrap(bufs));
+    }
+
+    /**
+     * Receives the next frame as a UTF-8 string, blocking until there is one. As with JeroMQ's {@code recvStr} and
+     * pyzmq's {@code recv_string}, a multipart message comes a frame per call: {@link #hasReceiveMore()} says whether
+     * frames of it are left. Nothing to release.
+     */
+    public String receiveString() {
+        ByteBuf frame = receiveFrame(-1);
+        try {
+            return frame.toString(StandardCharsets.UTF_8);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** Receives the next frame as a UTF-8 string, waiting at most {@code timeout}; null if none arrived. */
+    public String receiveString(Duration timeout) {
+        ByteBuf frame = receiveFrame(timeout.toNanos());
+        if (frame == null) {
+            return null;
+        }
+        try {
+            return frame.toString(StandardCharsets.UTF_8);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** Receives the next frame as a copy of its bytes, blocking until there is one; see {@link #receiveString()}. */
+    public byte[] receiveBytes() {
+        ByteBuf frame = receiveFrame(-1);
+        try {
+            return ByteBufUtil.getBytes(frame);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** Receives the next frame as a copy of its bytes, waiting at most {@code timeout}; null if none arrived. */
+    public byte[] receiveBytes(Duration timeout) {
+        ByteBuf frame = receiveFrame(timeout.toNanos());
+        if (frame == null) {
+            return null;
+        }
+        try {
+            return ByteBufUtil.getBytes(frame);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /**
+     * Whether the message whose first frames {@link #receiveString()} or {@link #receiveBytes()} returned has
+     * frames left (libzmq's ZMQ_RCVMORE).
+     */
+    public boolean hasReceiveMore() {
+        synchronized (partialLock) {
+            return partial != null;
+        }
+    }
+
+    /** The next frame (the caller releases it), or null on timeout. */
+    private ByteBuf receiveFrame(long timeoutNanos) {
+        ZmtpMessage m = takeRest();
+        if (m == null) {
+            // Not under partialLock: a blocked receive must not hold up other threads.
+            m = impl.receive(timeoutNanos);
+            if (m == null) {
+                return null;
+            }
+        }
+        ByteBuf first = m.removeFirst();
+        if (m.size() > 0) {
+            synchronized (partialLock) {
+                partial = m;
+            }
+        } else {
+            m.release();
+        }
+        return first;
+    }
+
+    /** The frames of a message still to be taken after a frame-by-frame receive, as a message; or null. */
+    private ZmtpMessage takeRest() {
+        synchronized (partialLock) {
+            ZmtpMessage m = partial;
+            partial = null;
+            return m;
+        }
     }
 
     /**
@@ -171,6 +302,10 @@ public final class ZmqSocket implements AutoCloseable {
     @Override
     public void close() {
         impl.close();
+        ZmtpMessage rest = takeRest();
+        if (rest != null) {
+            rest.release();
+        }
     }
 
     @Override

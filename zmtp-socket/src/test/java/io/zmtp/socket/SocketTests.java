@@ -825,4 +825,27 @@ class SocketTests {
             c.close();
         }
     }
+
+    @Test
+    void stringsAndByteArraysGoInAndComeOutAFrameAtATimeWithNothingToRelease() {
+        ZmqSocket pull = socket(PULL);
+        ZmqSocket push = socket(PUSH);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        byte[] reused = b("first");
+        push.send(reused, b("second"));
+        reused[0] = 'X';
+        push.send("héllo");
+        push.send("a", "b", "c");
+
+        assertThat(pull.receiveBytes(WAIT)).isEqualTo(b("first"));
+        assertThat(pull.hasReceiveMore()).isTrue();
+        assertThat(pull.receiveString()).isEqualTo("second");
+        assertThat(pull.hasReceiveMore()).isFalse();
+        assertThat(pull.receiveString(WAIT)).isEqualTo("héllo");
+        assertThat(pull.hasReceiveMore()).isFalse();
+        assertThat(pull.receiveString()).isEqualTo("a");
+        // The rest of a message taken a frame at a time comes whole from receive.
+        assertThat(recv(pull)).isEqualTo("b|c");
+        assertThat(pull.receiveString(Duration.ZERO)).isNull();
+    }
 }
