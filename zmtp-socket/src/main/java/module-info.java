@@ -1,0 +1,13 @@
+/**
+ * ZeroMQ sockets on the ZMTP codec. {@code io.zmtp.socket.internal} is the machinery behind them and is not
+ * exported.
+ */
+module io.zmtp.socket {
+    requires transitive io.zmtp.codec;
+    requires io.netty.resolver;
+    // epoll is used when its native library loads; without the jar the sockets run on NIO.
+    requires static io.netty.transport.classes.epoll;
+
+    exports io.zmtp.socket;
+    exports io.zmtp.socket.transport;
+}
