@@ -51,8 +51,8 @@ public final class ZmqSocket implements AutoCloseable {
     private final SocketBase impl;
     /** Guards {@code partial}; application threads only. */
     private final Object partialLock = new Object();
-    /** Frames of a message received frame by frame and not yet taken. */
-    private ZmtpMessage partial;
+    /** Frames of a message received frame by frame and not yet taken; volatile for takeRest's check without the lock. */
+    private volatile ZmtpMessage partial;
     private final Map<Consumer<ZmqEvent>, Consumer<ConnectionEvent>> monitors = new ConcurrentHashMap<>();
 
     ZmqSocket(SocketBase impl) {
@@ -238,6 +238,10 @@ public final class ZmqSocket implements AutoCloseable {
 
     /** The frames of a message still to be taken after a frame-by-frame receive, as a message; or null. */
     private ZmtpMessage takeRest() {
+        if (partial == null) {
+            // The common case, on every receive: no lock.
+            return null;
+        }
         synchronized (partialLock) {
             ZmtpMessage m = partial;
             partial = null;

@@ -367,7 +367,9 @@ public abstract class SocketBase implements PipeListener {
      */
     public boolean send(ZmtpMessage msg, long timeoutNanos) {
         checkSendable(msg);
-        long deadline = deadline(timeoutNanos);
+        // The clock is read only once a call has to wait: most calls don't.
+        long deadline = 0;
+        boolean waited = false;
         boolean owned = true;
         try {
             for (;;) {
@@ -383,7 +385,13 @@ public abstract class SocketBase implements PipeListener {
                 } finally {
                     lock.unlock();
                 }
-                if (timeoutNanos == 0 || System.nanoTime() - deadline >= 0) {
+                if (timeoutNanos == 0) {
+                    return false;
+                }
+                if (!waited) {
+                    deadline = deadline(timeoutNanos);
+                    waited = true;
+                } else if (System.nanoTime() - deadline >= 0) {
                     return false;
                 }
                 await(seq, deadline);
@@ -397,7 +405,8 @@ public abstract class SocketBase implements PipeListener {
 
     /** Receives, waiting up to {@code timeoutNanos} (negative: forever; 0: not at all); null on timeout. */
     public ZmtpMessage receive(long timeoutNanos) {
-        long deadline = deadline(timeoutNanos);
+        long deadline = 0;
+        boolean waited = false;
         for (;;) {
             long seq = signal.sequence();
             lock.lock();
@@ -412,7 +421,13 @@ public abstract class SocketBase implements PipeListener {
             } finally {
                 lock.unlock();
             }
-            if (timeoutNanos == 0 || System.nanoTime() - deadline >= 0) {
+            if (timeoutNanos == 0) {
+                return null;
+            }
+            if (!waited) {
+                deadline = deadline(timeoutNanos);
+                waited = true;
+            } else if (System.nanoTime() - deadline >= 0) {
                 return null;
             }
             await(seq, deadline);
