@@ -12,8 +12,9 @@ public final class ContextOptions {
             description = "I/O threads per context (default: ${DEFAULT-VALUE}, as libzmq's).")
     int ioThreads;
 
-    // picocli's spelling of a negatable option that is true by default: named by its negative form.
-    @Option(names = "--no-native-transport", negatable = true, defaultValue = "true", fallbackValue = "true",
+    // picocli sets a negatable option to the opposite of its default when given the name it is declared with, and
+    // to the default when given the other form: declared by its negative form, --no-native-transport means false.
+    @Option(names = "--no-native-transport", negatable = true, defaultValue = "true",
             description = "Use epoll where its native library loads (default); --no-native-transport forces NIO.")
     boolean nativeTransport;
 
