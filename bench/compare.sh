@@ -44,7 +44,7 @@ lat_count() {
 
 echo "== setup" >&2
 bash "$here/build.sh" "$out/bin" >&2
-(cd "$root" && ./mvnw -q -B -pl zmtp-tools -am package -Dmaven.test.skip=true) >&2
+(cd "$root" && ./mvnw -q -B -pl zmtp-tools -am package -Dmaven.test.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true) >&2
 (cd "$root" && ./mvnw -q -B -f bench/jeromq/pom.xml package -DskipTests) >&2
 if ! "$out/venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
   python3 -m venv "$out/venv"

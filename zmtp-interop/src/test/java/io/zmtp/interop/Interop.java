@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 
 /** Shared settings and plumbing of the interop tests. */
 final class Interop {
-    /** Messages per stream test (issue 2: 10,000 multipart messages, every payload checked). */
+    /** Messages per stream test (10,000 multipart messages, every payload checked: enough to cross many reads and writes). */
     static final int COUNT = 10_000;
     static final int SEED = 20250;
     /** Messages in flight in the echo tests. */

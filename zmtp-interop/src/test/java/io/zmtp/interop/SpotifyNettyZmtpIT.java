@@ -32,7 +32,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Interop with Spotify's netty-zmtp 0.4.0 (the seed's implementation, running on its own Netty 4.0.28 in a separate
+ * Interop with Spotify's netty-zmtp 0.4.0 (the JVM ZMTP 1.0/2.0 implementation netty-zmtp users come from, running on its own Netty 4.0.28 in a separate
  * JVM, see {@link SpotifyPeer}) configured for ZMTP/1.0 and for ZMTP/2.0 (its default "interop" mode, which starts
  * with the 1.0-compatible 10-byte signature, and the plain mode that sends the whole 2.0 greeting at once), as
  * client and as server, with every socket type pairing it has. netty-zmtp is a codec without socket semantics, and so
@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  */
 class SpotifyNettyZmtpIT {
     private static final Logger LOG = LoggerFactory.getLogger(SpotifyNettyZmtpIT.class);
-    /** Messages each way per matrix case (the issue's 10,000); -Dzmtp.interop.spotify.count to shorten a local run. */
+    /** Messages each way per matrix case (10,000, as the other stream tests); -Dzmtp.interop.spotify.count to shorten a local run. */
     private static final int COUNT = Integer.getInteger("zmtp.interop.spotify.count", 10_000);
     private static final int EXTRA_COUNT = Math.min(COUNT, 1_000);
 
@@ -233,8 +233,8 @@ class SpotifyNettyZmtpIT {
 
     /**
      * netty-zmtp 0.4.0 reads the identity length of a 2.0 greeting as a signed byte ({@code in.readByte()}), so an
-     * identity of 128..255 bytes makes it allocate a negative array and fail the handshake. This is the bug the
-     * issue tells us not to copy; our side reads the length unsigned (the matrix sends Spotify's 255-byte
+     * identity of 128..255 bytes makes it allocate a negative array and fail the handshake. We don't copy that
+     * bug: our side reads the length unsigned (the matrix sends Spotify's 255-byte
      * identity to us). If this test starts failing, a fixed netty-zmtp is in use and Ids.MAX can go to 255 on 2.0.
      */
     @Test

@@ -24,7 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs Spotify's netty-zmtp ({@code com.spotify:netty4-zmtp:0.4.0}, the seed's ZMTP 1.0/2.0 implementation) as a
+ * Runs Spotify's netty-zmtp ({@code com.spotify:netty4-zmtp:0.4.0}, the ZMTP 1.0/2.0 implementation netty-zmtp users come from) as a
  * peer in a separate JVM. That library declares Netty 4.0.28 as "provided" and is compiled against it; our codec
  * needs Netty 4.2, and the two can't share a class path (same package names, changed internals). So the build
  * copies netty4-zmtp and netty-all 4.0.28.Final into {@code target/spotify-lib} (maven-dependency-plugin execution

@@ -13,8 +13,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Wire vectors captured from libzmq 4.3.5 (copied from the project's spec/vectors; see
- * capture_vectors.py there), loaded from this jar's {@code io/zmtp/testkit/vectors/NAME.txt}.
+ * Wire vectors captured from libzmq 4.3.5 (pyzmq 27.3.0's bundled build) talking to a raw-socket Python peer,
+ * loaded from this jar's {@code io/zmtp/testkit/vectors/NAME.txt}; {@code README.md} in that folder says how they
+ * were made and what they can and can't be used for.
  *
  * <p>File format: {@code #} comment lines; blocks starting with a header line {@code "L> ..."} or
  * {@code "R> ..."}, then hex lines and {@code "   ;"} annotation lines indented by three spaces (or a

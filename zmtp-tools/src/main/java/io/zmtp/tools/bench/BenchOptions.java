@@ -1,9 +1,10 @@
 package io.zmtp.tools.bench;
 
-import io.zmtp.tools.Transports;
+import io.zmtp.tools.ContextOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Options both in-process benchmarks take. */
+/** Options every in-process benchmark takes. */
 final class BenchOptions {
     @Option(names = "--size", defaultValue = "100", description = "Bytes per frame (default: ${DEFAULT-VALUE}).")
     int size;
@@ -14,37 +15,22 @@ final class BenchOptions {
     @Option(names = "--duration", defaultValue = "10", description = "Seconds to run (default: ${DEFAULT-VALUE}).")
     int durationSeconds;
 
-    @Option(names = "--transport", description = "nio or epoll (default: epoll where available).")
-    Transports transport;
+    /** Socket-layer runs build their contexts from these; codec-only runs take the transport choice. */
+    @Mixin
+    ContextOptions context;
 
-    @Option(names = "--batching", defaultValue = "on", arity = "1",
-            description = "on: flush once per burst or read batch; off: flush every message (default: ${DEFAULT-VALUE}).")
-    String batching;
-
-    @Option(names = "--socket", description = "Run on zmtp-socket's ZmqSocket instead of a bare codec pipeline.")
-    boolean socket;
-
-    Transports transport() {
-        return transport != null ? transport : Transports.best();
-    }
-
-    boolean batching() {
-        if (!"on".equals(batching) && !"off".equals(batching)) {
-            throw new IllegalArgumentException("--batching: " + batching + " (expected: on or off)");
-        }
-        return "on".equals(batching);
-    }
-
-    /** Checks the options; {@code socketSupported} says whether this benchmark has a socket-layer variant. */
-    void checkMode(boolean socketSupported) {
-        if (socket && !socketSupported) {
-            throw new IllegalArgumentException("--socket: this benchmark has no socket-layer variant yet; run "
-                    + "without --socket for the codec-only pipeline");
-        }
+    void check() {
         if (size < 0 || frames < 1 || durationSeconds < 1) {
             throw new IllegalArgumentException("--size >= 0, --frames >= 1, --duration >= 1 expected (got "
                     + size + ", " + frames + ", " + durationSeconds + ")");
         }
-        batching();
+    }
+
+    /** {@code --batching on|off} of the codec-only runs. */
+    static boolean batching(String value) {
+        if (!"on".equals(value) && !"off".equals(value)) {
+            throw new IllegalArgumentException("--batching: " + value + " (expected: on or off)");
+        }
+        return "on".equals(value);
     }
 }

@@ -1,332 +1,157 @@
 package io.zmtp.tools.bench;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.EventLoopGroup;
-import io.netty.util.ReferenceCountUtil;
-import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpFrameWriter;
-import io.zmtp.codec.ZmtpHandler;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
 import io.zmtp.codec.ZmtpMessage;
-import io.zmtp.codec.ZmtpMessageDecoder;
-import io.zmtp.codec.ZmtpMessageEncoder;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqContext;
+import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmqSocket;
+import io.zmtp.tools.Payload;
 import io.zmtp.tools.ProgressPrinter;
-import io.zmtp.tools.Transports;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Request/reply in one JVM: a DEALER client keeps {@code --inflight} requests outstanding against a ROUTER server
- * that echoes each one. A request is an empty delimiter, a 16-byte header (sequence number, send time) and
- * {@code --frames} frames of {@code --size} bytes. With {@code --custom-codec} the client writes and reads its own
- * {@code Request}/{@code Reply} objects through the codec's {@link ZmtpMessageEncoder}/{@link ZmtpMessageDecoder}
- * SPI instead of {@link ZmtpMessage}s (the shape of Spotify netty-zmtp's CustomReqRepBenchmark).
+ * Request/reply between zmtp-socket sockets in one JVM: {@code --clients} DEALERs each keep {@code --inflight}
+ * requests outstanding against one ROUTER, whose thread sends every request back to the peer it came from by its
+ * routing id, as a ROUTER-based server does. A request is an empty delimiter (the REQ-style envelope a ROUTER server
+ * expects), a 16-byte header (sequence number, send time) and {@code --frames} frames of {@code --size} bytes. The
+ * DEALERs and the ROUTER are in contexts of their own (one I/O thread each), as two processes would be.
  */
 @Command(name = "reqrep", mixinStandardHelpOptions = true,
-        description = "DEALER -> ROUTER request/reply over tcp://127.0.0.1 in one JVM (codec only), "
+        description = "DEALER -> ROUTER request/reply on zmtp-socket over tcp://127.0.0.1 in one JVM, "
                 + "a line per second with the average latency.")
 public final class ReqRepBench implements Callable<Integer> {
+    private static final Duration POLL = Duration.ofMillis(100);
+
     @Mixin
     BenchOptions options;
 
     @Option(names = "--inflight", defaultValue = "1000",
-            description = "Requests outstanding at any time (default: ${DEFAULT-VALUE}).")
+            description = "Requests each client keeps outstanding (default: ${DEFAULT-VALUE}).")
     int inflight;
 
-    @Option(names = "--custom-codec",
-            description = "Client sends and receives application objects through the encoder/decoder SPI.")
-    boolean customCodec;
+    @Option(names = "--clients", defaultValue = "1",
+            description = "DEALER sockets, each with an application thread (default: ${DEFAULT-VALUE}).")
+    int clients;
 
     @Override
     public Integer call() throws Exception {
         try {
-            options.checkMode(false);
-            if (inflight < 1) {
-                throw new IllegalArgumentException("--inflight: " + inflight + " (expected: >= 1)");
+            options.check();
+            if (inflight < 1 || clients < 1) {
+                throw new IllegalArgumentException("--inflight >= 1, --clients >= 1 expected (got " + inflight
+                        + ", " + clients + ")");
             }
         } catch (IllegalArgumentException e) {
             System.err.println("zmtp bench reqrep: " + e.getMessage());
             return 2;
         }
-        Transports t = options.transport();
-        boolean batching = options.batching();
-        EventLoopGroup serverGroup = t.newGroup(1);
-        EventLoopGroup clientGroup = t.newGroup(1);
         LongAdder replies = new LongAdder();
         LongAdder latencyNanos = new LongAdder();
-        ByteBuf payload = Payloads.shared(options.size);
-        try {
-            Channel server = new ServerBootstrap().group(serverGroup).channel(t.serverChannel())
-                    .childHandler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(ZmtpConfig.builder(ZmtpSocketType.ROUTER).build()));
-                            ch.pipeline().addLast(new Echo(batching));
-                        }
-                    })
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-            ZmtpConfig.Builder clientConfig = ZmtpConfig.builder(ZmtpSocketType.DEALER);
-            if (customCodec) {
-                clientConfig.messageEncoder(new RequestEncoder(payload, options.frames))
-                        .messageDecoder(ReplyDecoder::new);
+        ByteBuf payload = Payload.shared(options.size);
+        // A ROUTER drops what it can't queue for a peer, and a DEALER blocks its sender at the HWM: queues that hold
+        // every request in flight keep the benchmark from measuring drops or its own stalls.
+        int hwm = Math.max(1000, 2 * inflight);
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Thread> threads = new ArrayList<>();
+        try (ZmqContext serverContext = options.context.newContext();
+             ZmqContext clientContext = options.context.newContext();
+             ZmqSocket router = serverContext.socket(ZmtpSocketType.ROUTER)) {
+            router.setOption(ZmqOption.SNDHWM, hwm);
+            router.setOption(ZmqOption.RCVHWM, hwm);
+            router.setOption(ZmqOption.LINGER, 0);
+            String endpoint = router.bind("tcp://127.0.0.1:*");
+            threads.add(new Thread(() -> serve(router, running), "bench-router"));
+            for (int c = 0; c < clients; c++) {
+                ZmqSocket dealer = clientContext.socket(ZmtpSocketType.DEALER);
+                dealer.setOption(ZmqOption.SNDHWM, hwm);
+                dealer.setOption(ZmqOption.RCVHWM, hwm);
+                dealer.setOption(ZmqOption.LINGER, 0);
+                dealer.connect(endpoint);
+                threads.add(new Thread(() -> request(dealer, payload, running, replies, latencyNanos),
+                        "bench-dealer-" + c));
             }
-            ZmtpConfig config = clientConfig.build();
-            Channel client = new Bootstrap().group(clientGroup).channel(t.socketChannel())
-                    .handler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(config));
-                            ch.pipeline().addLast(new Client(payload, options.frames, inflight, batching,
-                                    customCodec, replies, latencyNanos));
-                        }
-                    })
-                    .connect(server.localAddress()).sync().channel();
-            System.out.printf("zmtp bench reqrep: DEALER -> ROUTER over tcp %s, 16 B header + %d x %d B frames, "
-                            + "%d in flight, %s, batching %s, %s, codec only, %d s%n", server.localAddress(),
-                    options.frames, options.size, inflight, t.name().toLowerCase(), batching ? "on" : "off",
-                    customCodec ? "custom codec (application objects)" : "ZmtpMessage", options.durationSeconds);
-            ProgressPrinter printer = new ProgressPrinter(System.out, replies);
-            long[] last = new long[2];
-            long sum = 0;
-            for (int s = 0; s < options.durationSeconds; s++) {
-                sum += printer.awaitAndPrint(rate -> {
-                    long n = replies.sum();
-                    long ns = latencyNanos.sum();
-                    double avg = n == last[0] ? 0 : (ns - last[1]) / 1000.0 / (n - last[0]);
-                    last[0] = n;
-                    last[1] = ns;
-                    return String.format("    average latency: %,.1f us", avg);
-                });
+            threads.forEach(Thread::start);
+            System.out.printf("zmtp bench reqrep: %d DEALER -> ROUTER over %s, 16 B header + %d x %d B frames, "
+                            + "%d in flight per client, %s, socket layer, %d s%n", clients, endpoint, options.frames,
+                    options.size, inflight, serverContext.isNativeTransport() ? "epoll" : "nio",
+                    options.durationSeconds);
+            printRates(replies, latencyNanos);
+            running.set(false);
+            for (Thread t : threads) {
+                t.join();
             }
-            System.out.printf("average: %,d requests/s over %d s; average latency: %,.1f us%n",
-                    sum / options.durationSeconds, options.durationSeconds,
-                    replies.sum() == 0 ? 0.0 : latencyNanos.sum() / 1000.0 / replies.sum());
-            client.close().sync();
-            server.close().sync();
-            return 0;
-        } finally {
-            clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-            serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        }
+        return 0;
+    }
+
+    /** Sends each request back where it came from: the routing id the ROUTER prepended addresses the reply. */
+    private static void serve(ZmqSocket router, AtomicBoolean running) {
+        while (running.get()) {
+            ZmtpMessage request = router.receive(POLL);
+            if (request != null) {
+                router.send(request);
+            }
         }
     }
 
-    /** The server: echoes every message to the connection it came from (what a ROUTER does for one peer). */
-    private static final class Echo extends ChannelInboundHandlerAdapter {
-        private final boolean batching;
-
-        Echo(boolean batching) {
-            this.batching = batching;
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!(msg instanceof ZmtpMessage)) {
-                ReferenceCountUtil.release(msg);
-                return;
+    private void request(ZmqSocket dealer, ByteBuf payload, AtomicBoolean running, LongAdder replies,
+                         LongAdder latencyNanos) {
+        try (dealer) {
+            long sequence = 0;
+            for (int i = 0; i < inflight; i++) {
+                dealer.send(request(sequence++, payload));
             }
-            if (batching) {
-                ctx.write(msg, ctx.voidPromise());
-            } else {
-                ctx.writeAndFlush(msg, ctx.voidPromise());
-            }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            if (batching) {
-                ctx.flush();
-            }
-            ctx.fireChannelReadComplete();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // Writes queued or a reset when the benchmark closes the connection are expected.
-            if (!(cause instanceof java.io.IOException)) {
-                ctx.fireExceptionCaught(cause);
-            }
-            ctx.close();
-        }
-    }
-
-    /** An application request, written by {@link RequestEncoder}. */
-    static final class Request {
-        final long sequence;
-        final long sentNanos;
-
-        Request(long sequence, long sentNanos) {
-            this.sequence = sequence;
-            this.sentNanos = sentNanos;
-        }
-    }
-
-    /** An application reply, read by {@link ReplyDecoder}: the header only, payload frames skipped. */
-    static final class Reply {
-        final long sequence;
-        final long sentNanos;
-
-        Reply(long sequence, long sentNanos) {
-            this.sequence = sequence;
-            this.sentNanos = sentNanos;
-        }
-    }
-
-    /** Writes a {@link Request} as delimiter, header and payload frames, straight into the output buffer. */
-    static final class RequestEncoder implements ZmtpMessageEncoder<Request> {
-        private final ByteBuf payload;
-        private final int frames;
-
-        RequestEncoder(ByteBuf payload, int frames) {
-            this.payload = payload;
-            this.frames = frames;
-        }
-
-        @Override
-        public Class<Request> messageType() {
-            return Request.class;
-        }
-
-        @Override
-        public void encode(Request message, ZmtpFrameWriter writer) {
-            writer.beginFrame(0, true);
-            writer.beginFrame(16, true).writeLong(message.sequence).writeLong(message.sentNanos);
-            for (int i = 0; i < frames; i++) {
-                writer.writeFrame(payload, i < frames - 1);
-            }
-        }
-
-        @Override
-        public int estimateSize(Request message) {
-            return 2 + 18 + frames * (9 + payload.readableBytes());
-        }
-    }
-
-    /** Reads replies frame by frame into {@link Reply} objects: no ZmtpMessage, no retained slices. */
-    static final class ReplyDecoder implements ZmtpMessageDecoder {
-        private int frame;
-        private long sequence;
-        private long sentNanos;
-
-        @Override
-        public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
-            if (frame == 1 && length == 16) {
-                sequence = in.readLong();
-                sentNanos = in.readLong();
-            } else {
-                in.skipBytes(length);
-            }
-            frame++;
-            if (!more) {
-                out.add(new Reply(sequence, sentNanos));
-                frame = 0;
-            }
-        }
-
-        @Override
-        public void discard() {
-            frame = 0;
-        }
-    }
-
-    /** Keeps {@code inflight} requests outstanding; each reply records its latency and sends the next request. */
-    private static final class Client extends ChannelInboundHandlerAdapter {
-        private final ByteBuf payload;
-        private final int frames;
-        private final int inflight;
-        private final boolean batching;
-        private final boolean customCodec;
-        private final LongAdder replies;
-        private final LongAdder latencyNanos;
-        private long sequence;
-
-        Client(ByteBuf payload, int frames, int inflight, boolean batching, boolean customCodec, LongAdder replies,
-               LongAdder latencyNanos) {
-            this.payload = payload;
-            this.frames = frames;
-            this.inflight = inflight;
-            this.batching = batching;
-            this.customCodec = customCodec;
-            this.replies = replies;
-            this.latencyNanos = latencyNanos;
-        }
-
-        @Override
-        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof ZmtpHandshakeSuccess) {
-                for (int i = 0; i < inflight; i++) {
-                    send(ctx);
+            while (running.get()) {
+                ZmtpMessage reply = dealer.receive(POLL);
+                if (reply == null) {
+                    continue;
                 }
-                ctx.flush();
+                ByteBuf header = reply.frame(1);
+                long sent = header.getLong(header.readerIndex() + 8);
+                reply.release();
+                latencyNanos.add(System.nanoTime() - sent);
+                replies.increment();
+                dealer.send(request(sequence++, payload), POLL);
             }
-            ctx.fireUserEventTriggered(evt);
         }
+    }
 
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            long sent;
-            if (msg instanceof Reply) {
-                sent = ((Reply) msg).sentNanos;
-            } else if (msg instanceof ZmtpMessage) {
-                ZmtpMessage m = (ZmtpMessage) msg;
-                ByteBuf header = m.frame(1);
-                sent = header.getLong(header.readerIndex() + 8);
-                m.release();
-            } else {
-                ReferenceCountUtil.release(msg);
-                return;
-            }
-            latencyNanos.add(System.nanoTime() - sent);
-            replies.increment();
-            send(ctx);
-            if (!batching) {
-                ctx.flush();
-            }
+    private ZmtpMessage request(long sequence, ByteBuf payload) {
+        ByteBuf header = Unpooled.buffer(16).writeLong(sequence).writeLong(System.nanoTime());
+        ZmtpMessage m = ZmtpMessage.create().add(Unpooled.EMPTY_BUFFER).add(header);
+        for (int i = 0; i < options.frames; i++) {
+            m.add(payload.duplicate());
         }
+        return m;
+    }
 
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            if (batching) {
-                ctx.flush();
-            }
-            ctx.fireChannelReadComplete();
+    private void printRates(LongAdder replies, LongAdder latencyNanos) throws InterruptedException {
+        ProgressPrinter printer = new ProgressPrinter(System.out, replies);
+        long[] last = new long[2];
+        long sum = 0;
+        for (int s = 0; s < options.durationSeconds; s++) {
+            sum += printer.awaitAndPrint(rate -> {
+                long n = replies.sum();
+                long ns = latencyNanos.sum();
+                double avg = n == last[0] ? 0 : (ns - last[1]) / 1000.0 / (n - last[0]);
+                last[0] = n;
+                last[1] = ns;
+                return String.format("    average latency: %,.1f us", avg);
+            });
         }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // Writes queued or a reset when the benchmark closes the connection are expected.
-            if (!(cause instanceof java.io.IOException)) {
-                ctx.fireExceptionCaught(cause);
-            }
-            ctx.close();
-        }
-
-        private void send(ChannelHandlerContext ctx) {
-            long now = System.nanoTime();
-            if (customCodec) {
-                ctx.write(new Request(sequence++, now), ctx.voidPromise());
-                return;
-            }
-            ByteBuf header = ctx.alloc().buffer(16).writeLong(sequence++).writeLong(now);
-            ZmtpMessage m = ZmtpMessage.create().add(Unpooled.EMPTY_BUFFER).add(header);
-            for (int i = 0; i < frames; i++) {
-                m.add(payload.duplicate());
-            }
-            ctx.write(m, ctx.voidPromise());
-        }
+        System.out.printf("average: %,d requests/s over %d s; average latency: %,.1f us%n",
+                sum / options.durationSeconds, options.durationSeconds,
+                replies.sum() == 0 ? 0.0 : latencyNanos.sum() / 1000.0 / replies.sum());
     }
 }

@@ -18,10 +18,11 @@ import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmqContext;
 import io.zmtp.socket.ZmqOption;
 import io.zmtp.socket.ZmqSocket;
+import io.zmtp.tools.Payload;
 import io.zmtp.tools.ProgressPrinter;
-import io.zmtp.tools.Transports;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -40,15 +41,25 @@ public final class ThroughputBench implements Callable<Integer> {
     @Mixin
     BenchOptions options;
 
+    @Option(names = "--socket", description = "Run on zmtp-socket's ZmqSocket instead of a bare codec pipeline.")
+    boolean socket;
+
+    @Option(names = "--batching", defaultValue = "on", arity = "1", description = "Codec only: on, flush once per "
+            + "burst; off, flush every message (default: ${DEFAULT-VALUE}).")
+    String batching;
+
     @Override
     public Integer call() throws Exception {
         try {
-            options.checkMode(true);
+            options.check();
+            if (!BenchOptions.batching(batching) && socket) {
+                throw new IllegalArgumentException("--batching off: the socket layer decides when to flush");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("zmtp bench throughput: " + e.getMessage());
             return 2;
         }
-        return options.socket ? runSockets() : runCodec();
+        return socket ? runSockets() : runCodec();
     }
 
     /**
@@ -57,16 +68,15 @@ public final class ThroughputBench implements Callable<Integer> {
      */
     private int runSockets() throws Exception {
         LongAdder received = new LongAdder();
-        boolean nativeTransport = options.transport() == Transports.EPOLL;
-        try (ZmqContext pullContext = ZmqContext.builder().nativeTransport(nativeTransport).build();
-             ZmqContext pushContext = ZmqContext.builder().nativeTransport(nativeTransport).build();
+        try (ZmqContext pullContext = options.context.newContext();
+             ZmqContext pushContext = options.context.newContext();
              ZmqSocket pull = pullContext.socket(ZmtpSocketType.PULL);
              ZmqSocket push = pushContext.socket(ZmtpSocketType.PUSH)) {
             push.setOption(ZmqOption.LINGER, 0);
             String endpoint = pull.bind("tcp://127.0.0.1:*");
             push.connect(endpoint);
             AtomicBoolean running = new AtomicBoolean(true);
-            ByteBuf payload = Payloads.shared(options.size);
+            ByteBuf payload = Payload.shared(options.size);
             Thread sender = new Thread(() -> {
                 while (running.get()) {
                     ZmtpMessage message = ZmtpMessage.create();
@@ -89,7 +99,7 @@ public final class ThroughputBench implements Callable<Integer> {
             receiver.start();
             System.out.printf("zmtp bench throughput: PUSH -> PULL over %s, %d x %d B frames per message, %s, "
                             + "socket layer, %d s%n", endpoint, options.frames, options.size,
-                    options.transport().name().toLowerCase(), options.durationSeconds);
+                    pushContext.isNativeTransport() ? "epoll" : "nio", options.durationSeconds);
             printRates(received);
             running.set(false);
             sender.join();
@@ -109,9 +119,9 @@ public final class ThroughputBench implements Callable<Integer> {
     }
 
     private int runCodec() throws Exception {
-        Transports t = options.transport();
-        EventLoopGroup serverGroup = t.newGroup(1);
-        EventLoopGroup clientGroup = t.newGroup(1);
+        CodecBootstrap t = new CodecBootstrap(options.context);
+        EventLoopGroup serverGroup = t.newGroup(options.context.ioThreads());
+        EventLoopGroup clientGroup = t.newGroup(options.context.ioThreads());
         LongAdder received = new LongAdder();
         try {
             Channel server = new ServerBootstrap().group(serverGroup).channel(t.serverChannel())
@@ -123,8 +133,8 @@ public final class ThroughputBench implements Callable<Integer> {
                         }
                     })
                     .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-            ByteBuf payload = Payloads.shared(options.size);
-            boolean batching = options.batching();
+            ByteBuf payload = Payload.shared(options.size);
+            boolean batching = BenchOptions.batching(this.batching);
             Channel client = new Bootstrap().group(clientGroup).channel(t.socketChannel())
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
@@ -136,7 +146,7 @@ public final class ThroughputBench implements Callable<Integer> {
                     .connect(server.localAddress()).sync().channel();
             System.out.printf("zmtp bench throughput: PUSH -> PULL over tcp %s, %d x %d B frames per message, %s, "
                             + "batching %s, codec only, %d s%n", server.localAddress(), options.frames, options.size,
-                    t.name().toLowerCase(), batching ? "on" : "off", options.durationSeconds);
+                    t.transportName(), batching ? "on" : "off", options.durationSeconds);
             printRates(received);
             client.close().sync();
             server.close().sync();

@@ -2,6 +2,9 @@ package io.zmtp.tools.perf;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqContext;
+import io.zmtp.socket.ZmqSocket;
+import io.zmtp.tools.ContextOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -26,20 +29,22 @@ public final class LocalLatCommand implements Callable<Integer> {
     long roundtripCount;
 
     @Mixin
-    TransportOption transport;
+    ContextOptions contextOptions;
 
     @Override
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, roundtripCount);
-            try (PerfSocket socket = PerfSockets.bind(ZmtpSocketType.REP, Endpoint.parse(bindTo),
-                    transport.transport());
-                 PerfSupport.Progress progress = new PerfSupport.Progress()) {
-                for (long i = 0; i < roundtripCount; i++) {
-                    ZmtpMessage m = socket.receive();
-                    PerfSupport.checkSize(m, messageSize);
-                    socket.send(m);
-                    progress.increment();
+            try (ZmqContext context = contextOptions.newContext();
+                 ZmqSocket socket = PerfSupport.open(context, ZmtpSocketType.REP)) {
+                socket.bind(bindTo);
+                try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
+                    for (long i = 0; i < roundtripCount; i++) {
+                        ZmtpMessage m = socket.receive();
+                        PerfSupport.checkSize(m, messageSize);
+                        socket.send(m);
+                        progress.increment();
+                    }
                 }
             }
             return 0;

@@ -2,6 +2,9 @@ package io.zmtp.tools.perf;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqContext;
+import io.zmtp.socket.ZmqSocket;
+import io.zmtp.tools.ContextOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,28 +35,30 @@ public final class LocalThrCommand implements Callable<Integer> {
     boolean pubsub;
 
     @Mixin
-    TransportOption transport;
+    ContextOptions contextOptions;
 
     @Override
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, messageCount);
             long elapsedNanos;
-            try (PerfSocket socket = PerfSockets.bind(pubsub ? ZmtpSocketType.SUB : ZmtpSocketType.PULL,
-                    Endpoint.parse(bindTo), transport.transport());
-                 PerfSupport.Progress progress = new PerfSupport.Progress()) {
-                ZmtpMessage m = socket.receive();
-                PerfSupport.checkSize(m, messageSize);
-                m.release();
-                progress.increment();
-                long start = System.nanoTime();
-                for (long i = 1; i < messageCount; i++) {
-                    m = socket.receive();
+            try (ZmqContext context = contextOptions.newContext();
+                 ZmqSocket socket = PerfSupport.open(context, pubsub ? ZmtpSocketType.SUB : ZmtpSocketType.PULL)) {
+                socket.bind(bindTo);
+                try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
+                    ZmtpMessage m = socket.receive();
                     PerfSupport.checkSize(m, messageSize);
                     m.release();
                     progress.increment();
+                    long start = System.nanoTime();
+                    for (long i = 1; i < messageCount; i++) {
+                        m = socket.receive();
+                        PerfSupport.checkSize(m, messageSize);
+                        m.release();
+                        progress.increment();
+                    }
+                    elapsedNanos = System.nanoTime() - start;
                 }
-                elapsedNanos = System.nanoTime() - start;
             }
             print(System.out, messageSize, messageCount, elapsedNanos);
             return 0;

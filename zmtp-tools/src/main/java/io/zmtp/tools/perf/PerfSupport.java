@@ -1,8 +1,10 @@
 package io.zmtp.tools.perf;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqContext;
+import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmqSocket;
 import io.zmtp.tools.ProgressPrinter;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,10 +15,26 @@ final class PerfSupport {
     private PerfSupport() {
     }
 
-    /** A zeroed payload of {@code size} bytes that any number of messages may share through duplicates
-     * (never freed). Not read-only: a read-only wrapper's copies go through a new NIO buffer each time. */
-    static ByteBuf payload(int size) {
-        return Unpooled.unreleasableBuffer(Unpooled.directBuffer(Math.max(size, 1)).writeZero(size));
+    /**
+     * A socket of {@code type} with libzmq's defaults (HWM 1000 each way, infinite LINGER, so close waits until
+     * everything queued is written). A PUB is opened as an XPUB so that, once bound or connected, the tool can wait
+     * for the subscriber's subscription before it sends (libzmq's tools sleep instead), and with XPUB_NODROP, so a
+     * throughput test that counts every message waits at the HWM instead of dropping. A SUB subscribes to
+     * everything.
+     */
+    static ZmqSocket open(ZmqContext context, ZmtpSocketType type) {
+        ZmqSocket socket = context.socket(type == ZmtpSocketType.PUB ? ZmtpSocketType.XPUB : type);
+        if (type == ZmtpSocketType.PUB) {
+            socket.setOption(ZmqOption.XPUB_NODROP, true);
+        } else if (type == ZmtpSocketType.SUB) {
+            socket.setOption(ZmqOption.SUBSCRIBE, new byte[0]);
+        }
+        return socket;
+    }
+
+    /** For a socket {@link #open}ed as PUB: blocks until a subscriber's subscription arrives. */
+    static void awaitSubscriber(ZmqSocket publisher) {
+        publisher.receive().release();
     }
 
     /** libzmq's check: the tools fail on a message of another size. */

@@ -3,6 +3,10 @@ package io.zmtp.tools.perf;
 import io.netty.buffer.ByteBuf;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqContext;
+import io.zmtp.socket.ZmqSocket;
+import io.zmtp.tools.ContextOptions;
+import io.zmtp.tools.Payload;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,32 +35,34 @@ public final class RemoteLatCommand implements Callable<Integer> {
     long roundtripCount;
 
     @Mixin
-    TransportOption transport;
+    ContextOptions contextOptions;
 
     @Override
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, roundtripCount);
             Histogram histogram = new Histogram(TimeUnit.MINUTES.toNanos(10), 3);
-            ByteBuf payload = PerfSupport.payload(messageSize);
+            ByteBuf payload = Payload.shared(messageSize);
             long elapsedNanos;
-            try (PerfSocket socket = PerfSockets.connect(ZmtpSocketType.REQ, Endpoint.parse(connectTo),
-                    transport.transport());
-                 PerfSupport.Progress progress = new PerfSupport.Progress(
-                         rate -> rate == 0 ? "" : String.format("    average latency: %.3f [us]", 1e6 / rate / 2))) {
-                long start = System.nanoTime();
-                long last = start;
-                for (long i = 0; i < roundtripCount; i++) {
-                    socket.send(ZmtpMessage.wrap(payload.duplicate()));
-                    ZmtpMessage reply = socket.receive();
-                    PerfSupport.checkSize(reply, messageSize);
-                    reply.release();
-                    long now = System.nanoTime();
-                    histogram.recordValue(Math.min(now - last, histogram.getHighestTrackableValue()));
-                    last = now;
-                    progress.increment();
+            try (ZmqContext context = contextOptions.newContext();
+                 ZmqSocket socket = PerfSupport.open(context, ZmtpSocketType.REQ)) {
+                socket.connect(connectTo);
+                try (PerfSupport.Progress progress = new PerfSupport.Progress(
+                        rate -> rate == 0 ? "" : String.format("    average latency: %.3f [us]", 1e6 / rate / 2))) {
+                    long start = System.nanoTime();
+                    long last = start;
+                    for (long i = 0; i < roundtripCount; i++) {
+                        socket.send(ZmtpMessage.wrap(payload.duplicate()));
+                        ZmtpMessage reply = socket.receive();
+                        PerfSupport.checkSize(reply, messageSize);
+                        reply.release();
+                        long now = System.nanoTime();
+                        histogram.recordValue(Math.min(now - last, histogram.getHighestTrackableValue()));
+                        last = now;
+                        progress.increment();
+                    }
+                    elapsedNanos = last - start;
                 }
-                elapsedNanos = last - start;
             }
             print(System.out, messageSize, roundtripCount, elapsedNanos, histogram);
             return 0;

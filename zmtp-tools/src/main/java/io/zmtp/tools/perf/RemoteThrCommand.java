@@ -3,6 +3,10 @@ package io.zmtp.tools.perf;
 import io.netty.buffer.ByteBuf;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqContext;
+import io.zmtp.socket.ZmqSocket;
+import io.zmtp.tools.ContextOptions;
+import io.zmtp.tools.Payload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,19 +37,24 @@ public final class RemoteThrCommand implements Callable<Integer> {
     boolean pubsub;
 
     @Mixin
-    TransportOption transport;
+    ContextOptions contextOptions;
 
     @Override
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, messageCount);
-            ByteBuf payload = PerfSupport.payload(messageSize);
-            try (PerfSocket socket = PerfSockets.connect(pubsub ? ZmtpSocketType.PUB : ZmtpSocketType.PUSH,
-                    Endpoint.parse(connectTo), transport.transport());
-                 PerfSupport.Progress progress = new PerfSupport.Progress()) {
-                for (long i = 0; i < messageCount; i++) {
-                    socket.send(ZmtpMessage.wrap(payload.duplicate()));
-                    progress.increment();
+            ByteBuf payload = Payload.shared(messageSize);
+            try (ZmqContext context = contextOptions.newContext();
+                 ZmqSocket socket = PerfSupport.open(context, pubsub ? ZmtpSocketType.PUB : ZmtpSocketType.PUSH)) {
+                socket.connect(connectTo);
+                if (pubsub) {
+                    PerfSupport.awaitSubscriber(socket);
+                }
+                try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
+                    for (long i = 0; i < messageCount; i++) {
+                        socket.send(ZmtpMessage.wrap(payload.duplicate()));
+                        progress.increment();
+                    }
                 }
             }
             return 0;

@@ -1,0 +1,43 @@
+package io.zmtp.tools.bench;
+
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.zmtp.tools.ContextOptions;
+
+/**
+ * The codec-only benchmarks are the codec in a plain Netty application, which picks its own event loops and channel
+ * classes; this makes the same choice {@code ZmqContext} makes for the socket layer (epoll if asked for and its
+ * native library loads, NIO otherwise), so both kinds of run compare like with like.
+ */
+final class CodecBootstrap {
+    final boolean epoll;
+
+    CodecBootstrap(ContextOptions options) {
+        this.epoll = options.nativeTransport() && Epoll.isAvailable();
+    }
+
+    EventLoopGroup newGroup(int threads) {
+        return new MultiThreadIoEventLoopGroup(threads, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    }
+
+    Class<? extends Channel> socketChannel() {
+        return epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    Class<? extends ServerChannel> serverChannel() {
+        return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    String transportName() {
+        return epoll ? "epoll" : "nio";
+    }
+}

@@ -1,0 +1,36 @@
+package io.zmtp.tools.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/** Each benchmark runs for a second, prints its header and its summary, and leaks nothing. */
+class BenchSmokeTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+        "throughput --duration 1; codec only; average: ",
+        "throughput --socket --duration 1; socket layer; average: ",
+        "reqrep --duration 1 --inflight 10 --clients 2; 2 DEALER -> ROUTER; average: ",
+        "custom-codec --duration 1 --inflight 10; custom codec (application objects); average: ",
+        "custom-codec --duration 1 --inflight 10 --zmtp-message --no-native-transport; , nio, ; average: "})
+    void runsAndReports(String args, String header, String summary) {
+        PrintStream out = System.out;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int status;
+        System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        try {
+            status = new CommandLine(new BenchCommand()).execute(args.split(" "));
+        } finally {
+            System.setOut(out);
+        }
+        String printed = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(printed).isZero();
+        assertThat(printed).contains(header).contains(summary);
+    }
+}
