@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.codec.ZmtpSocketType.PAIR;
-import static io.zmtp.socket.SocketTestSupport.b;
 import static io.zmtp.socket.SocketTestSupport.recv;
 import static org.assertj.core.api.Assertions.assertThat;
 
