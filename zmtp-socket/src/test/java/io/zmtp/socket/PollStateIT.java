@@ -12,12 +12,13 @@ import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.codec.ZmtpSocketType.REP;
 import static io.zmtp.codec.ZmtpSocketType.REQ;
+import static io.zmtp.socket.SocketTestSupport.recv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Polling reports what a send or receive may do and changes none of it (libzmq's zmq_poll on REQ and REP). */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
-class PollStateTests {
+class PollStateIT {
     private static final Duration WAIT = Duration.ofSeconds(5);
     private ZmqContext ctx;
     private ZmqSocket req;
@@ -51,9 +52,9 @@ class PollStateTests {
     }
 
     @Test
-    void aReqWhoseReplyAPollHasSeenIsReadableNotWritableUntilTheReplyIsReceived() {
+    void shouldKeepAReqWhoseReplyAPollHasSeenReadableAndNotWritableUntilTheReplyIsReceived() {
         req.send(ZmtpMessage.of("request 1"));
-        assertThat(SocketTests.recv(rep)).isEqualTo("request 1");
+        assertThat(recv(rep)).isEqualTo("request 1");
         rep.send(ZmtpMessage.of("reply 1"));
 
         awaitReadable(req);
@@ -62,19 +63,19 @@ class PollStateTests {
         assertThatThrownBy(() -> req.send(ZmtpMessage.of("request 2")))
                 .isInstanceOf(ZmqException.IllegalState.class);
 
-        assertThat(SocketTests.recv(req)).isEqualTo("reply 1");
+        assertThat(recv(req)).isEqualTo("reply 1");
         assertThat(req.pollIn()).isFalse();
         assertThat(req.pollOut()).isTrue();
 
         // Replies stay in step with requests afterwards.
         req.send(ZmtpMessage.of("request 2"));
-        assertThat(SocketTests.recv(rep)).isEqualTo("request 2");
+        assertThat(recv(rep)).isEqualTo("request 2");
         rep.send(ZmtpMessage.of("reply 2"));
-        assertThat(SocketTests.recv(req)).isEqualTo("reply 2");
+        assertThat(recv(req)).isEqualTo("reply 2");
     }
 
     @Test
-    void aRepWhoseRequestAPollHasSeenIsNotWritableUntilTheRequestIsReceived() {
+    void shouldKeepARepWhoseRequestAPollHasSeenNotWritableUntilTheRequestIsReceived() {
         req.send(ZmtpMessage.of("request"));
         awaitReadable(rep);
         assertThat(rep.pollOut()).as("REP with an unread request is not writable").isFalse();
@@ -82,19 +83,19 @@ class PollStateTests {
                 .isInstanceOf(ZmqException.IllegalState.class);
         assertThat(rep.pollIn()).isTrue();
 
-        assertThat(SocketTests.recv(rep)).isEqualTo("request");
+        assertThat(recv(rep)).isEqualTo("request");
         assertThat(rep.pollIn()).isFalse();
         assertThat(rep.pollOut()).isTrue();
         rep.send(ZmtpMessage.of("reply"));
-        assertThat(SocketTests.recv(req)).isEqualTo("reply");
+        assertThat(recv(req)).isEqualTo("reply");
     }
 
     @Test
-    void aPollBeforeAnyRequestLeavesTheReqWritable() {
+    void shouldLeaveAReqWritableAfterAPollBeforeAnyRequest() {
         assertThat(req.pollIn()).isFalse();
         assertThat(req.pollOut()).isTrue();
         req.send(ZmtpMessage.of("q"));
         assertThat(req.pollOut()).isFalse();
-        assertThat(SocketTests.recv(rep)).isEqualTo("q");
+        assertThat(recv(rep)).isEqualTo("q");
     }
 }

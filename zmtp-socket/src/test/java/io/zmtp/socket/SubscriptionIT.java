@@ -6,23 +6,25 @@ import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.SocketTestSupport.RawPeer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.codec.ZmtpSocketType.SUB;
 import static io.zmtp.codec.ZmtpSocketType.XPUB;
+import static io.zmtp.socket.SocketTestSupport.b;
+import static io.zmtp.socket.SocketTestSupport.recv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Subscriptions between our sockets and a bare-codec peer that shows exactly what crosses the wire. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class SubscriptionTests {
+class SubscriptionIT {
     private ZmqContext ctx;
 
     @BeforeEach
@@ -41,12 +43,8 @@ class SubscriptionTests {
         return s;
     }
 
-    private static byte[] b(String s) {
-        return s.getBytes(StandardCharsets.ISO_8859_1);
-    }
-
     @Test
-    void aPublisherTakesARepeatedSubscribeAsOneAndOneCancelRemovesIt() {
+    void shouldTakeARepeatedSubscribeAsOneAndRemoveItWithOneCancel() {
         ZmqSocket xpub = socket(XPUB);
         String endpoint = xpub.bind("tcp://127.0.0.1:*");
         try (RawPeer sub = new RawPeer(ZmtpConfig.builder(SUB).build())) {
@@ -54,11 +52,11 @@ class SubscriptionTests {
             ch.write(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(b("A"))));
             ch.write(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(b("A"))));
             ch.writeAndFlush(ZmtpCommand.cancel(Unpooled.wrappedBuffer(b("A"))));
-            assertThat(SocketTests.recv(xpub)).isEqualTo("\u0001A");
-            assertThat(SocketTests.recv(xpub)).as("one CANCEL undoes both SUBSCRIBEs").isEqualTo("\u0000A");
+            assertThat(recv(xpub)).isEqualTo("\u0001A");
+            assertThat(recv(xpub)).as("one CANCEL undoes both SUBSCRIBEs").isEqualTo("\u0000A");
 
             ch.writeAndFlush(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(b("B"))));
-            assertThat(SocketTests.recv(xpub)).isEqualTo("\u0001B");
+            assertThat(recv(xpub)).isEqualTo("\u0001B");
             xpub.send(ZmtpMessage.of("A: not subscribed any more"));
             xpub.send(ZmtpMessage.of("B: subscribed"));
             assertThat(sub.next()).isEqualTo("B: subscribed");
@@ -71,7 +69,7 @@ class SubscriptionTests {
      * change slow, which widens the window in which the connection can come up mid-change.
      */
     @Test
-    void subscriptionsMadeWhileAPublisherConnectsAllReachIt() {
+    void shouldDeliverEverySubscriptionMadeWhileAPublisherConnects() {
         int early = 3_000;
         int late = 100;
         for (int round = 0; round < 10; round++) {

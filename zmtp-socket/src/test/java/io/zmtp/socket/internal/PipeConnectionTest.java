@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A connecting pipe across reconnections, on embedded channels. */
-class PipeConnectionTests {
+class PipeConnectionTest {
     private static final PipeListener LISTENER = new PipeListener() {
         @Override
         public boolean pipeConnected(Pipe pipe) {
@@ -35,7 +35,7 @@ class PipeConnectionTests {
     }
 
     @Test
-    void aSubscriptionChangeQueuedForALostConnectionIsNotReplayedOnTheNextOne() {
+    void shouldNotReplayOnTheNextConnectionASubscriptionChangeQueuedForALostOne() {
         Pipe pipe = new Pipe(LISTENER, true, "test://", 10, 10);
         EmbeddedChannel first = new EmbeddedChannel();
         pipe.onHandshake(first, handshake());
@@ -63,7 +63,7 @@ class PipeConnectionTests {
     }
 
     @Test
-    void aSubscriptionChangeWithNoConnectionUpIsDroppedAtOnce() {
+    void shouldDropASubscriptionChangeAtOnceWhenNoConnectionIsUp() {
         Pipe pipe = new Pipe(LISTENER, true, "test://", 10, 10);
         ZmtpCommand cancel = ZmtpCommand.cancel(Unpooled.copiedBuffer("x", StandardCharsets.US_ASCII));
         pipe.writeToConnection(cancel);

@@ -18,11 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.zmtp.codec.ZmtpSocketType.PULL;
 import static io.zmtp.codec.ZmtpSocketType.PUSH;
+import static io.zmtp.socket.SocketTestSupport.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code receiveAsync}: a future the application gives up on never takes a message from the ones it still waits on. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class AsyncReceiveTests {
+class AsyncReceiveIT {
     private ZmqContext ctx;
     private ZmqSocket push;
     private ZmqSocket pull;
@@ -47,23 +48,23 @@ class AsyncReceiveTests {
     }
 
     @Test
-    void aCancelledReceiveLeavesTheMessageToTheNextOne() throws Exception {
+    void shouldLeaveTheMessageToTheNextReceiveWhenOneIsCancelled() throws Exception {
         CompletableFuture<ZmtpMessage> abandoned = pull.receiveAsync().toCompletableFuture();
         assertThat(abandoned.cancel(false)).isTrue();
         CompletableFuture<ZmtpMessage> waiting = pull.receiveAsync().toCompletableFuture();
         push.send(ZmtpMessage.of("only one"));
-        assertThat(SocketTests.text(waiting.get(5, TimeUnit.SECONDS))).isEqualTo("only one");
+        assertThat(text(waiting.get(5, TimeUnit.SECONDS))).isEqualTo("only one");
         assertThat(abandoned.isCancelled()).isTrue();
     }
 
     @Test
-    void aTimedOutReceiveLeavesTheMessageToTheNextOne() throws Exception {
+    void shouldLeaveTheMessageToTheNextReceiveWhenOneTimesOut() throws Exception {
         CompletableFuture<ZmtpMessage> timedOut =
                 pull.receiveAsync().toCompletableFuture().orTimeout(1, TimeUnit.MILLISECONDS);
         assertThat(timedOut).failsWithin(5, TimeUnit.SECONDS);
         CompletableFuture<ZmtpMessage> waiting = pull.receiveAsync().toCompletableFuture();
         push.send(ZmtpMessage.of("only one"));
-        assertThat(SocketTests.text(waiting.get(5, TimeUnit.SECONDS))).isEqualTo("only one");
+        assertThat(text(waiting.get(5, TimeUnit.SECONDS))).isEqualTo("only one");
     }
 
     /**
@@ -71,7 +72,7 @@ class AsyncReceiveTests {
      * once, through some future that did not time out: none lost to an abandoned future, none twice.
      */
     @Test
-    void receivesThatTimeOutWhileMessagesArriveLoseAndDuplicateNothing() throws Exception {
+    void shouldLoseAndDuplicateNothingWhenReceivesTimeOutWhileMessagesArrive() throws Exception {
         int count = 20_000;
         Thread sender = new Thread(() -> {
             for (int i = 0; i < count; i++) {
@@ -95,7 +96,7 @@ class AsyncReceiveTests {
             for (CompletableFuture<ZmtpMessage> f : batch) {
                 try {
                     ZmtpMessage m = f.get(10, TimeUnit.SECONDS);
-                    int i = Integer.parseInt(SocketTests.text(m));
+                    int i = Integer.parseInt(text(m));
                     if (seen.get(i)) {
                         duplicates.incrementAndGet();
                     }

@@ -6,7 +6,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpMessage;
-import io.zmtp.socket.RawPeer;
+import io.zmtp.socket.SocketTestSupport.RawPeer;
 import io.zmtp.socket.transport.TcpTransport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,12 +19,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.codec.ZmtpSocketType.PULL;
-import static io.zmtp.codec.ZmtpSocketType.PUSH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Peers that send what their type never should, against a socket whose internals the test can see. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class HostilePeerTests {
+class HostilePeerIT {
     private EventLoopGroup group;
     private ExecutorService async;
     private SocketContext context;
@@ -53,7 +52,7 @@ class HostilePeerTests {
     }
 
     @Test
-    void aBoundPushKeepsNothingFromPullPeersThatSendAndDisconnect() throws Exception {
+    void shouldKeepNothingOnABoundPushFromPullPeersThatSendAndDisconnect() throws Exception {
         PushSocket push = new PushSocket(context);
         try {
             String endpoint = push.bind("tcp://127.0.0.1:*");

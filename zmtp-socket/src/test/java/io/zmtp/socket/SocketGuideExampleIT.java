@@ -9,7 +9,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The example in docs/sockets.md, kept compiling and passing (between the "// guide:" markers). */
-class SocketGuideExampleTest {
+class SocketGuideExampleIT {
 
     @Test
     void shouldRunTheGuideExample() {

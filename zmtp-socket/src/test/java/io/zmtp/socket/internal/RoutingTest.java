@@ -15,7 +15,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Routing strategies on pipes with no connection. */
-class RoutingUnitTests {
+class RoutingTest {
     private static final PipeListener NO_OP = new PipeListener() {
         @Override
         public boolean pipeConnected(Pipe pipe) {
@@ -58,7 +58,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void loadBalancerRoundRobinsWholeMessages() {
+    void shouldRoundRobinWholeMessagesInALoadBalancer() {
         LoadBalancer lb = new LoadBalancer();
         Pipe a = pipe(10);
         Pipe b = pipe(10);
@@ -75,7 +75,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void loadBalancerSkipsFullPipesAndReportsWhenAllAreFull() {
+    void shouldSkipFullPipesInALoadBalancerAndReportWhenAllAreFull() {
         LoadBalancer lb = new LoadBalancer();
         Pipe a = pipe(1);
         Pipe b = pipe(3);
@@ -94,7 +94,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void loadBalancerWithNoPipeRefuses() {
+    void shouldRefuseAMessageInALoadBalancerWithNoPipe() {
         LoadBalancer lb = new LoadBalancer();
         ZmtpMessage m = ZmtpMessage.of("x");
         assertThat(lb.send(m)).isNull();
@@ -102,7 +102,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void fairQueueTakesOneMessageFromEachPipeInTurn() {
+    void shouldTakeOneMessageFromEachPipeInTurnInAFairQueue() {
         FairQueue fq = new FairQueue();
         Pipe a = pipe(10);
         Pipe b = pipe(10);
@@ -129,7 +129,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void fairQueueRemembersWhereTheMessageCameFrom() {
+    void shouldRememberInAFairQueueWhereTheMessageCameFrom() {
         FairQueue fq = new FairQueue();
         Pipe a = pipe(10);
         Pipe b = pipe(10);
@@ -143,7 +143,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void distributorSkipsPipesWithoutAConnectionAndReleasesTheMessage() {
+    void shouldSkipPipesWithoutAConnectionInADistributorAndReleaseTheMessage() {
         Distributor d = new Distributor();
         Pipe a = pipe(1);
         Pipe b = pipe(10);
@@ -155,7 +155,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void sharedCopiesHaveTheirOwnIndexes() {
+    void shouldGiveSharedCopiesTheirOwnIndexes() {
         ZmtpMessage m = ZmtpMessage.of("hello", "world");
         ZmtpMessage copy = Distributor.share(m);
         copy.frame(0).skipBytes(2);
@@ -177,7 +177,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void trieMatchesByPrefixOncePerOwner() {
+    void shouldMatchATrieByPrefixOncePerOwner() {
         SubscriptionTrie<String> t = SubscriptionTrie.perOwnerSet();
         assertThat(t.add(b("A"), "p1")).isTrue();
         assertThat(t.add(b("AB"), "p1")).isTrue();
@@ -191,7 +191,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void emptySubscriptionMatchesEverything() {
+    void shouldMatchEverythingWithAnEmptySubscription() {
         SubscriptionTrie<String> t = SubscriptionTrie.perOwnerSet();
         t.add(new byte[0], "p");
         assertThat(match(t, "")).containsExactly("p");
@@ -200,7 +200,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void aSubscribersOwnFilterCountsSubscriptions() {
+    void shouldCountSubscriptionsInASubscribersOwnFilter() {
         SubscriptionTrie<String> t = SubscriptionTrie.counted();
         t.add(b("A"), "p");
         t.add(b("A"), "p");
@@ -213,7 +213,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void aPublisherKeepsOneSubscriptionPerPrefixAndSubscriberAsLibzmqDoes() {
+    void shouldKeepOneSubscriptionPerPrefixAndSubscriberOnAPublisherAsLibzmqDoes() {
         SubscriptionTrie<String> t = SubscriptionTrie.perOwnerSet();
         assertThat(t.add(b("A"), "p")).isTrue();
         assertThat(t.add(b("A"), "p")).isFalse();
@@ -228,7 +228,7 @@ class RoutingUnitTests {
     }
 
     @Test
-    void removingAnOwnerReportsPrefixesLeftUnused() {
+    void shouldReportPrefixesLeftUnusedWhenAnOwnerIsRemoved() {
         SubscriptionTrie<String> t = SubscriptionTrie.perOwnerSet();
         t.add(b("A"), "p1");
         t.add(b("AB"), "p1");

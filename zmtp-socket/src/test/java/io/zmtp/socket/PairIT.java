@@ -1,0 +1,56 @@
+package io.zmtp.socket;
+
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static io.zmtp.codec.ZmtpSocketType.PAIR;
+import static io.zmtp.socket.SocketTestSupport.recv;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** PAIR over tcp. */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class PairIT {
+    private ZmqContext ctx;
+
+    @BeforeEach
+    void setUp() {
+        ctx = ZmqContext.builder().lingerCapMillis(2000).build();
+    }
+
+    @AfterEach
+    void tearDown() {
+        ctx.close();
+    }
+
+    private ZmqSocket socket(ZmtpSocketType type) {
+        ZmqSocket s = ctx.socket(type);
+        s.setOption(ZmqOption.LINGER, 1000);
+        return s;
+    }
+
+    @Test
+    void shouldPairWithOnePeerAndRefuseASecond() {
+        ZmqSocket a = socket(PAIR);
+        ZmqSocket b = socket(PAIR);
+        String ep = a.bind("tcp://127.0.0.1:*");
+        b.connect(ep);
+        b.send(ZmtpMessage.of("1"));
+        assertThat(recv(a)).isEqualTo("1");
+        a.send(ZmtpMessage.of("2"));
+        assertThat(recv(b)).isEqualTo("2");
+        // A second peer is refused; the first keeps working.
+        ZmqSocket c = socket(PAIR);
+        c.connect(ep);
+        c.send(ZmtpMessage.of("intruder"));
+        b.send(ZmtpMessage.of("3"));
+        assertThat(recv(a)).isEqualTo("3");
+        assertThat(a.receive(Duration.ofMillis(200))).isNull();
+    }
+}

@@ -1,0 +1,410 @@
+package io.zmtp.socket;
+
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static io.zmtp.codec.ZmtpSocketType.DEALER;
+import static io.zmtp.codec.ZmtpSocketType.PULL;
+import static io.zmtp.codec.ZmtpSocketType.PUSH;
+import static io.zmtp.codec.ZmtpSocketType.REP;
+import static io.zmtp.codec.ZmtpSocketType.REQ;
+import static io.zmtp.socket.SocketTestSupport.WAIT;
+import static io.zmtp.socket.SocketTestSupport.b;
+import static io.zmtp.socket.SocketTestSupport.recv;
+import static io.zmtp.socket.SocketTestSupport.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What every socket type shares, over tcp: endpoints (bind, unbind, name lookup), close and linger, monitors, the
+ * poller, options, and the send/receive API.
+ */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class SocketApiIT {
+    private ZmqContext ctx;
+
+    @BeforeEach
+    void setUp() {
+        ctx = ZmqContext.builder().lingerCapMillis(2000).build();
+    }
+
+    @AfterEach
+    void tearDown() {
+        ctx.close();
+    }
+
+    private ZmqSocket socket(ZmtpSocketType type) {
+        ZmqSocket s = ctx.socket(type);
+        s.setOption(ZmqOption.LINGER, 1000);
+        return s;
+    }
+
+    /** Whether nothing listens on {@code endpoint} any more: binding it again succeeds only then. */
+    private boolean free(String endpoint) {
+        ZmqSocket probe = socket(PULL);
+        try {
+            probe.bind(endpoint);
+            return true;
+        } catch (ZmqException.EndpointFailed e) {
+            return false;
+        } finally {
+            probe.close();
+        }
+    }
+
+    private static int port(String endpoint) {
+        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+    }
+
+    private static boolean closedToTheApplication(ZmqSocket s) {
+        try {
+            ZmtpMessage m = s.tryReceive();
+            if (m != null) {
+                m.release();
+            }
+            return false;
+        } catch (ZmqException.Closed e) {
+            return true;
+        }
+    }
+
+    @Test
+    void shouldReportHandshakesDisconnectionsAndFailuresToAMonitor() throws Exception {
+        java.util.concurrent.BlockingQueue<ZmqEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
+        ZmqSocket rep = socket(REP);
+        rep.monitor(events::add);
+        String endpoint = rep.bind("tcp://127.0.0.1:*");
+        ZmqSocket req = socket(REQ);
+        req.connect(endpoint);
+        ZmqEvent connected = events.poll(5, TimeUnit.SECONDS);
+        assertThat(connected.type()).isEqualTo(ZmqEvent.Type.CONNECTED);
+        assertThat(connected.version()).isEqualTo(io.zmtp.codec.ZmtpVersion.ZMTP_31);
+        assertThat(connected.peerSocketType()).isEqualTo(REQ);
+        req.close();
+        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmqEvent.Type.DISCONNECTED);
+
+        ZmqSocket push = socket(PUSH);
+        push.connect(endpoint);
+        ZmqEvent failed = events.poll(5, TimeUnit.SECONDS);
+        assertThat(failed.type()).isEqualTo(ZmqEvent.Type.HANDSHAKE_FAILED);
+        assertThat(failed.detail()).contains("INCOMPATIBLE_SOCKET_TYPE");
+    }
+
+    @Test
+    void shouldThrowOnAnInterruptedReceiveAndLeaveTheSocketUsable() throws Exception {
+        ZmqSocket pull = socket(PULL);
+        ZmqSocket push = socket(PUSH);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        java.util.concurrent.CompletableFuture<Throwable> thrown = new java.util.concurrent.CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                pull.receive();
+                thrown.complete(null);
+            } catch (Throwable t) {
+                thrown.complete(t);
+            }
+        });
+        waiter.start();
+        waiter.interrupt();
+        assertThat(thrown.get(5, TimeUnit.SECONDS)).isInstanceOf(ZmqException.Interrupted.class);
+        push.send(ZmtpMessage.of("still works"));
+        assertThat(recv(pull)).isEqualTo("still works");
+    }
+
+    @Test
+    void shouldCompleteAnAsyncSendAndReceive() throws Exception {
+        ZmqSocket pull = socket(PULL);
+        ZmqSocket push = socket(PUSH);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        var received = pull.receiveAsync().toCompletableFuture();
+        push.sendAsync(ZmtpMessage.of("async")).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        assertThat(text(received.get(5, TimeUnit.SECONDS))).isEqualTo("async");
+    }
+
+    @Test
+    void shouldThrowClosedFromAClosedSocket() {
+        ZmqSocket s = socket(DEALER);
+        s.close();
+        assertThatThrownBy(s::tryReceive).isInstanceOf(ZmqException.Closed.class);
+        assertThatThrownBy(() -> s.send(ZmtpMessage.of("x"))).isInstanceOf(ZmqException.Closed.class);
+    }
+
+    @Test
+    void shouldRejectBadEndpoints() {
+        ZmqSocket s = socket(DEALER);
+        assertThatThrownBy(() -> s.bind("nonsense")).isInstanceOf(ZmqException.EndpointFailed.class);
+        assertThatThrownBy(() -> s.connect("ipc:///tmp/x")).isInstanceOf(ZmqException.EndpointFailed.class);
+        assertThatThrownBy(() -> s.connect("tcp://127.0.0.1:*")).isInstanceOf(ZmqException.EndpointFailed.class);
+        assertThatThrownBy(() -> s.unbind("tcp://127.0.0.1:1")).isInstanceOf(ZmqException.EndpointFailed.class);
+    }
+
+    @Test
+    void shouldBindAllInterfacesForAWildcardHost() {
+        ZmqSocket pull = socket(PULL);
+        String ep = pull.bind("tcp://*:*");
+        assertThat(ep).startsWith("tcp://0.0.0.0:");
+        ZmqSocket push = socket(PUSH);
+        push.connect(ep.replace("0.0.0.0", "127.0.0.1"));
+        push.send(ZmtpMessage.of("x"));
+        assertThat(recv(pull)).isEqualTo("x");
+        pull.unbind(ep);
+    }
+
+    /** As in libzmq, unbind takes the string bind was given as well as the one it returned, and tcp's wildcard form. */
+    @Test
+    void shouldUnbindByTheGivenTheReturnedAndTheWildcardForms() {
+        ZmqSocket pull = socket(PULL);
+
+        String ephemeral = pull.bind("tcp://127.0.0.1:*");
+        assertThat(free(ephemeral)).as("a bound port can't be bound again").isFalse();
+        pull.unbind("tcp://127.0.0.1:*");
+        assertThat(free(ephemeral)).isTrue();
+
+        // One string bound twice names both listeners.
+        String first = pull.bind("tcp://127.0.0.1:*");
+        String second = pull.bind("tcp://127.0.0.1:*");
+        pull.unbind("tcp://127.0.0.1:*");
+        assertThat(free(first)).isTrue();
+        assertThat(free(second)).isTrue();
+
+        int p = port(pull.bind("tcp://*:*"));
+        pull.unbind("tcp://*:" + p);
+        assertThat(free("tcp://*:" + p)).isTrue();
+
+        String given = "tcp://*:" + p;
+        pull.bind(given);
+        pull.unbind(given);
+        assertThat(free(given)).isTrue();
+
+        assertThat(pull.bind(given)).isEqualTo("tcp://0.0.0.0:" + p);
+        pull.unbind("tcp://0.0.0.0:" + p);
+        assertThat(free(given)).isTrue();
+
+        // A form naming another address is no match, and leaves the listener working.
+        pull.bind(given);
+        assertThatThrownBy(() -> pull.unbind("tcp://127.0.0.1:" + p)).isInstanceOf(ZmqException.EndpointFailed.class);
+        assertThatThrownBy(() -> pull.unbind("tcp://*:*")).isInstanceOf(ZmqException.EndpointFailed.class);
+        ZmqSocket push = socket(PUSH);
+        push.connect("tcp://127.0.0.1:" + p);
+        push.send(ZmtpMessage.of("still listening"));
+        assertThat(recv(pull)).isEqualTo("still listening");
+        pull.unbind(given);
+        assertThat(free(given)).isTrue();
+        assertThatThrownBy(() -> pull.unbind(given)).isInstanceOf(ZmqException.EndpointFailed.class);
+    }
+
+    /**
+     * Closing a context lingers its sockets together, not one after another. Both sockets are closed to the
+     * application while both still hold a message for a peer that isn't up; once the peers come up both messages
+     * arrive and close returns. Sockets lingering one at a time would leave the second open all the while the first
+     * lingered.
+     */
+    @Test
+    void shouldLingerAContextsSocketsTogetherWhenItCloses() throws Exception {
+        ZmqSocket probe = socket(PULL);
+        String ep1 = probe.bind("tcp://127.0.0.1:*");
+        String ep2 = probe.bind("tcp://127.0.0.1:*");
+        probe.close();
+
+        ZmqContext closing = ZmqContext.builder().lingerCapMillis(60_000).build();
+        ZmqSocket a = closing.socket(DEALER);
+        ZmqSocket b = closing.socket(DEALER);
+        for (ZmqSocket s : List.of(a, b)) {
+            s.setOption(ZmqOption.LINGER, 60_000);
+        }
+        a.connect(ep1);
+        b.connect(ep2);
+        a.send(ZmtpMessage.of("from a"));
+        b.send(ZmtpMessage.of("from b"));
+
+        CompletableFuture<Void> closed = CompletableFuture.runAsync(closing::close);
+        boolean together = false;
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!together && System.nanoTime() - giveUp < 0 && !closed.isDone()) {
+            together = closedToTheApplication(a) && closedToTheApplication(b);
+            Thread.sleep(5);
+        }
+        boolean stillLingering = !closed.isDone();
+
+        // Let both deliver, which ends the lingering either way.
+        ZmqSocket peer1 = socket(DEALER);
+        ZmqSocket peer2 = socket(DEALER);
+        peer1.bind(ep1);
+        peer2.bind(ep2);
+        assertThat(recv(peer1)).isEqualTo("from a");
+        assertThat(recv(peer2)).isEqualTo("from b");
+        closed.get(15, TimeUnit.SECONDS);
+
+        assertThat(together).as("both sockets closed to the application at once").isTrue();
+        assertThat(stillLingering).as("close waiting for both messages").isTrue();
+    }
+
+    /**
+     * The same with messages that can't be delivered: close returns once LINGER is over and releases them (the leak
+     * check would see them otherwise), the second socket's deadline having passed while the first one waited.
+     */
+    @Test
+    void shouldDropWhatNoSocketCouldDeliverInItsLingerWhenAContextCloses() throws Exception {
+        ZmqSocket probe = socket(PULL);
+        String nobody = probe.bind("tcp://127.0.0.1:*");
+        probe.close();
+        ZmqContext closing = ZmqContext.builder().build();
+        for (int i = 0; i < 2; i++) {
+            ZmqSocket s = closing.socket(PUSH);
+            s.setOption(ZmqOption.LINGER, 500);
+            s.connect(nobody);
+            s.send(ZmtpMessage.of("undeliverable " + i));
+        }
+        CompletableFuture.runAsync(closing::close).get(15, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void shouldHaveLibzmqOptionDefaults() {
+        ZmqSocket s = socket(DEALER);
+        assertThat(s.getOption(ZmqOption.SNDHWM)).isEqualTo(1000);
+        assertThat(s.getOption(ZmqOption.RCVHWM)).isEqualTo(1000);
+        assertThat(s.getOption(ZmqOption.RECONNECT_IVL)).isEqualTo(100);
+        assertThat(s.getOption(ZmqOption.RECONNECT_IVL_MAX)).isZero();
+        assertThat(s.getOption(ZmqOption.HANDSHAKE_IVL)).isEqualTo(30_000);
+        assertThatThrownBy(() -> s.setOption(ZmqOption.SNDHWM, -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** The ffi-rzmq reqrep_poll example: a REQ and a REP driven from one thread by a poller. */
+    @Test
+    void shouldDriveAReqAndARepFromOnePoller() {
+        ZmqSocket rep = socket(REP);
+        ZmqSocket req = socket(REQ);
+        req.connect(rep.bind("tcp://127.0.0.1:*"));
+        try (ZmqPoller poller = new ZmqPoller()) {
+            poller.register(req, ZmqPoller.Interest.OUT, ZmqPoller.Interest.IN);
+            poller.register(rep, ZmqPoller.Interest.IN);
+            int replies = 0;
+            int requests = 0;
+            while (replies < 10) {
+                assertThat(poller.poll(WAIT)).isPositive();
+                if (poller.isWritable(req) && requests == replies) {
+                    req.send(ZmtpMessage.of("request " + requests++));
+                }
+                if (poller.isReadable(rep)) {
+                    String q = recv(rep);
+                    rep.send(ZmtpMessage.of("reply to " + q));
+                }
+                if (poller.isReadable(req)) {
+                    assertThat(recv(req)).isEqualTo("reply to request " + replies);
+                    replies++;
+                }
+            }
+            assertThat(requests).isEqualTo(10);
+        }
+    }
+
+    @Test
+    void shouldRejectAReleasedMessageAtSendAndDeliverTheMessagesAroundItWhole() {
+        ZmqSocket pull = socket(PULL);
+        ZmqSocket push = socket(PUSH);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        push.send(ZmtpMessage.of("before", "2"));
+        ZmtpMessage released = ZmtpMessage.of("gone");
+        released.release();
+        assertThatThrownBy(() -> push.send(released)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("released");
+        assertThatThrownBy(() -> push.sendAsync(released).toCompletableFuture().join())
+                .hasCauseInstanceOf(IllegalArgumentException.class);
+        push.send(ZmtpMessage.of("after"));
+        assertThat(recv(pull)).isEqualTo("before|2");
+        assertThat(recv(pull)).isEqualTo("after");
+    }
+
+    @Test
+    void shouldSendAMessageWithNoFramesAsOneEmptyFrameAsLibzmqSendsAnEmptyMessage() {
+        ZmqSocket pull = socket(PULL);
+        ZmqSocket push = socket(PUSH);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        push.send(ZmtpMessage.create());
+        ZmtpMessage m = pull.receive(WAIT);
+        assertThat(m.size()).isEqualTo(1);
+        assertThat(m.frame(0).readableBytes()).isZero();
+        m.release();
+    }
+
+    /**
+     * A name lookup that never returns (a resolver that doesn't answer) must stall neither the other sockets on the
+     * same, only, I/O thread nor closing. Its own thread mode: were the lookup on the I/O thread, bind would wait
+     * for that thread forever and uninterruptibly.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldStallNeitherOtherSocketsNorCloseOnANameLookupThatNeverAnswers() throws Exception {
+        CountDownLatch lookingUp = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        ZmqContext c = ZmqContext.builder().ioThreads(1).lingerCapMillis(2000).hostResolver(host -> {
+            if (!"hangs.invalid".equals(host)) {
+                return InetAddress.getByName(host);
+            }
+            lookingUp.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new UnknownHostException(host + " (lookup abandoned)");
+        }).build();
+        try {
+            ZmqSocket stuck = c.socket(DEALER);
+            stuck.setOption(ZmqOption.LINGER, 200);
+            stuck.connect("tcp://hangs.invalid:5555");
+            stuck.send(ZmtpMessage.of("queued for a host that never resolves"));
+            assertThat(lookingUp.await(10, TimeUnit.SECONDS)).as("lookup started").isTrue();
+
+            ZmqSocket pull = c.socket(PULL);
+            ZmqSocket push = c.socket(PUSH);
+            pull.setOption(ZmqOption.LINGER, 0);
+            push.setOption(ZmqOption.LINGER, 0);
+            push.connect(pull.bind("tcp://127.0.0.1:*"));
+            for (int i = 0; i < 3; i++) {
+                push.send(ZmtpMessage.of("m" + i));
+                assertThat(recv(pull)).isEqualTo("m" + i);
+            }
+            CompletableFuture.runAsync(stuck::close).get(10, TimeUnit.SECONDS);
+            CompletableFuture.runAsync(c::close).get(15, TimeUnit.SECONDS);
+        } finally {
+            never.countDown();
+            c.close();
+        }
+    }
+
+    @Test
+    void shouldSendAndReceiveStringsAndByteArraysAFrameAtATimeWithNothingToRelease() {
+        ZmqSocket pull = socket(PULL);
+        ZmqSocket push = socket(PUSH);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        byte[] reused = b("first");
+        push.send(reused, b("second"));
+        reused[0] = 'X';
+        push.send("héllo");
+        push.send("a", "b", "c");
+
+        assertThat(pull.receiveBytes(WAIT)).isEqualTo(b("first"));
+        assertThat(pull.hasReceiveMore()).isTrue();
+        assertThat(pull.receiveString()).isEqualTo("second");
+        assertThat(pull.hasReceiveMore()).isFalse();
+        assertThat(pull.receiveString(WAIT)).isEqualTo("héllo");
+        assertThat(pull.hasReceiveMore()).isFalse();
+        assertThat(pull.receiveString()).isEqualTo("a");
+        // The rest of a message taken a frame at a time comes whole from receive.
+        assertThat(recv(pull)).isEqualTo("b|c");
+        assertThat(pull.receiveString(Duration.ZERO)).isNull();
+    }
+}
