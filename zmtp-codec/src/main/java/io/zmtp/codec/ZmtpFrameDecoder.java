@@ -9,10 +9,10 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.util.List;
 
 /**
- * Reads frames after the handshake: message frames go to a {@link ZmtpMessageDecoder}, commands come out as
+ * Reads frames after the handshake: message frames go to a {@link ZmtpMessageReader}, commands come out as
  * {@link ZmtpCommand}s (PING/PONG for {@link ZmtpHeartbeatHandler}, SUBSCRIBE/CANCEL for publishers). Sizes are
  * checked against the maximum message size before a frame is waited for, so a hostile size field never makes us
- * buffer it. A protocol violation closes the connection with a logged reason and a {@link ZmtpProtocolError} event.
+ * buffer it. A protocol violation closes the connection with a logged reason and a {@link ZmtpProtocolErrorEvent}.
  *
  * <h2>What one connection can make us hold</h2>
  * The decoder holds at most one incomplete message. Each frame of it that is held waiting for the rest counts its
@@ -33,21 +33,21 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
 
     private final ZmtpVersion version;
     private final long maxMessageSize;
-    private final ZmtpMessageDecoder messageDecoder;
+    private final ZmtpMessageReader messageReader;
 
     /** Bytes of the message being read so far (its earlier frames); nonzero only inside a multipart message. */
     private long messageBytes;
     private boolean inMessage;
     private boolean failed;
 
-    public ZmtpFrameDecoder(ZmtpVersion version, long maxMessageSize, ZmtpMessageDecoder messageDecoder) {
+    public ZmtpFrameDecoder(ZmtpVersion version, long maxMessageSize, ZmtpMessageReader messageReader) {
         if (maxMessageSize <= 0 || maxMessageSize > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("maxMessageSize: " + maxMessageSize + " (expected: 1.."
                     + (Integer.MAX_VALUE - 16) + ")");
         }
         this.version = version;
         this.maxMessageSize = maxMessageSize;
-        this.messageDecoder = messageDecoder;
+        this.messageReader = messageReader;
     }
 
     @Override
@@ -153,7 +153,7 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
         in.skipBytes(headerLength);
         int length = (int) size;
         int end = in.readerIndex() + length;
-        messageDecoder.decodeFrame(ctx, in, length, more, out);
+        messageReader.readFrame(ctx, in, length, more, out);
         if (in.readerIndex() != end) {
             // A custom decoder that read too little or too much would desynchronise the stream.
             throw new ZmtpCodecException("message decoder consumed " + (in.readerIndex() - (end - length))
@@ -168,21 +168,21 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
     private void fail(ChannelHandlerContext ctx, ByteBuf in, Exception cause) {
         failed = true;
         in.skipBytes(in.readableBytes());
-        messageDecoder.discard();
+        messageReader.discard();
         WARNINGS.log(logger, "{} closing connection to {}: {}", version, ctx.channel().remoteAddress(),
                 cause.getMessage());
-        ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(), cause));
+        ctx.fireUserEventTriggered(new ZmtpProtocolErrorEvent(ctx.channel().remoteAddress(), cause));
         ctx.close();
     }
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
-        messageDecoder.discard();
+        messageReader.discard();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         super.channelInactive(ctx);
-        messageDecoder.discard();
+        messageReader.discard();
     }
 }

@@ -38,7 +38,7 @@ class ReadmeUsageTest {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(routerConfig));
+                            ch.pipeline().addLast(new ZmtpHandshakeHandler(routerConfig));
                             ch.pipeline().addLast(new SimpleChannelInboundHandler<ZmtpMessage>() {
                                 @Override
                                 protected void channelRead0(ChannelHandlerContext ctx, ZmtpMessage msg) {
@@ -62,12 +62,12 @@ class ReadmeUsageTest {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(dealerConfig));
+                            ch.pipeline().addLast(new ZmtpHandshakeHandler(dealerConfig));
                             ch.pipeline().addLast(new SimpleChannelInboundHandler<ZmtpMessage>() {
                                 @Override
                                 public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-                                    if (evt instanceof ZmtpHandshakeSuccess) {
-                                        ZmtpHandshakeSuccess hs = (ZmtpHandshakeSuccess) evt;
+                                    if (evt instanceof ZmtpHandshakeSuccessEvent) {
+                                        ZmtpHandshakeSuccessEvent hs = (ZmtpHandshakeSuccessEvent) evt;
                                         // e.g. ZMTP/3.1, ROUTER, the peer's address and metadata
                                         events.add(hs.version() + " " + hs.peerSocketType());
                                     }

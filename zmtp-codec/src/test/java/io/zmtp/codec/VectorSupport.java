@@ -20,12 +20,12 @@ final class VectorSupport {
         final String output;
         final List<String> log;
         final boolean open;
-        final ZmtpHandshakeSuccess success;
-        final ZmtpHandshakeFailure failure;
+        final ZmtpHandshakeSuccessEvent success;
+        final ZmtpHandshakeFailureEvent failure;
         final byte[] outputBytes;
 
-        Outcome(byte[] output, List<String> log, boolean open, ZmtpHandshakeSuccess success,
-                ZmtpHandshakeFailure failure) {
+        Outcome(byte[] output, List<String> log, boolean open, ZmtpHandshakeSuccessEvent success,
+                ZmtpHandshakeFailureEvent failure) {
             this.outputBytes = output;
             this.output = Wire.hex(output);
             this.log = log;
@@ -41,8 +41,8 @@ final class VectorSupport {
                 peer.feed(chunk);
             }
             after.accept(peer);
-            List<ZmtpHandshakeSuccess> s = peer.inbound(ZmtpHandshakeSuccess.class);
-            List<ZmtpHandshakeFailure> f = peer.inbound(ZmtpHandshakeFailure.class);
+            List<ZmtpHandshakeSuccessEvent> s = peer.inbound(ZmtpHandshakeSuccessEvent.class);
+            List<ZmtpHandshakeFailureEvent> f = peer.inbound(ZmtpHandshakeFailureEvent.class);
             assertThat(s.size() + f.size()).as("handshake outcomes %s", peer.log()).isLessThanOrEqualTo(1);
             return new Outcome(peer.outbound(), peer.log(), peer.channel.isOpen(), s.isEmpty() ? null : s.get(0),
                     f.isEmpty() ? null : f.get(0));

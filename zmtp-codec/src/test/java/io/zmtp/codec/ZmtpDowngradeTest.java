@@ -338,11 +338,11 @@ class ZmtpDowngradeTest {
                 };
             }
         };
-        assertThatThrownBy(() -> new ZmtpHandler(config(ZmtpSocketType.PUSH).mechanism(plain)
+        assertThatThrownBy(() -> new ZmtpHandshakeHandler(config(ZmtpSocketType.PUSH).mechanism(plain)
                 .onlyVersion(ZmtpVersion.ZMTP_10).build())).isInstanceOf(IllegalArgumentException.class);
         try (TestPeer p = new TestPeer(config(ZmtpSocketType.PUSH).mechanism(lazy).build())) {
             p.feed(raw("d1_downgrade_zmtp10"));
-            ZmtpHandshakeFailure f = p.failure();
+            ZmtpHandshakeFailureEvent f = p.failure();
             assertThat(f.reason()).isEqualTo(ZmtpHandshakeFailureReason.VERSION_REFUSED);
             assertThat(f.message()).contains("PLAIN");
             assertThat(p.outbound()).isEqualTo(Wire.signature(1));

@@ -14,21 +14,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZmtpFrameEncoderTest {
 
     /** Writes one large frame, then fails: the failure comes after part of the message is in the batch. */
-    static final class FailingAfterLargeFrame implements ZmtpMessageEncoder<String> {
+    static final class FailingAfterLargeFrame implements ZmtpMessageWriter<String> {
         @Override
         public Class<String> messageType() {
             return String.class;
         }
 
         @Override
-        public void encode(String message, ZmtpFrameWriter writer) {
-            writer.writeFrame(Unpooled.wrappedBuffer(new byte[OutboundFrameWriter.ZERO_COPY_THRESHOLD]), true);
+        public void writeMessage(String message, ZmtpFrameSink writer) {
+            writer.writeFrame(Unpooled.wrappedBuffer(new byte[BatchingFrameSink.ZERO_COPY_THRESHOLD]), true);
             throw new IllegalStateException(message);
         }
     }
 
     /** Fails before anything is written: its estimate throws, so the writer never begins the message. */
-    static final class FailingEstimate implements ZmtpMessageEncoder<Integer> {
+    static final class FailingEstimate implements ZmtpMessageWriter<Integer> {
         @Override
         public Class<Integer> messageType() {
             return Integer.class;
@@ -40,7 +40,7 @@ class ZmtpFrameEncoderTest {
         }
 
         @Override
-        public void encode(Integer message, ZmtpFrameWriter writer) {
+        public void writeMessage(Integer message, ZmtpFrameSink writer) {
             throw new AssertionError("not reached");
         }
     }
@@ -104,7 +104,7 @@ class ZmtpFrameEncoderTest {
 
     @Test
     void shouldSendEarlierMessagesWithLargeFramesWholeAroundAFailedWrite() {
-        byte[] large = new byte[OutboundFrameWriter.ZERO_COPY_THRESHOLD];
+        byte[] large = new byte[BatchingFrameSink.ZERO_COPY_THRESHOLD];
         java.util.Arrays.fill(large, (byte) 'L');
         ChannelFuture a = channel.write(ZmtpMessage.wrap(Unpooled.copiedBuffer(new byte[] {'a'}),
                 Unpooled.copiedBuffer(large)));

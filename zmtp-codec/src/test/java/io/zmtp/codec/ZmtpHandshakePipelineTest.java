@@ -51,17 +51,19 @@ class ZmtpHandshakePipelineTest {
     @Test
     void shouldInstallFrameHandlersAndRemoveItselfAfterHandshake() {
         try (TestPeer p = new TestPeer(ZmtpConfig.builder(DEALER).build())) {
-            assertThat(p.channel.pipeline().get(ZmtpHandler.class)).isSameAs(p.handler);
+            assertThat(p.channel.pipeline().get(ZmtpHandshakeHandler.class)).isSameAs(p.handler);
             p.feed(rawGreeting(1), ready("Socket-Type", "ROUTER"));
 
             List<String> names = p.channel.pipeline().names();
-            assertThat(names).containsSubsequence(ZmtpHandler.ENCODER_NAME, ZmtpHandler.DECODER_NAME,
-                    ZmtpHandler.HEARTBEAT_NAME, "recorder");
+            assertThat(names).containsSubsequence(ZmtpHandshakeHandler.ENCODER_NAME, ZmtpHandshakeHandler.DECODER_NAME,
+                    ZmtpHandshakeHandler.HEARTBEAT_NAME, "recorder");
             assertThat(names).doesNotContain("zmtp");
-            assertThat(p.channel.pipeline().get(ZmtpHandler.class)).isNull();
-            assertThat(p.channel.pipeline().get(ZmtpHandler.ENCODER_NAME)).isInstanceOf(ZmtpFrameEncoder.class);
-            assertThat(p.channel.pipeline().get(ZmtpHandler.DECODER_NAME)).isInstanceOf(ZmtpFrameDecoder.class);
-            assertThat(p.channel.pipeline().get(ZmtpHandler.HEARTBEAT_NAME))
+            assertThat(p.channel.pipeline().get(ZmtpHandshakeHandler.class)).isNull();
+            assertThat(p.channel.pipeline().get(ZmtpHandshakeHandler.ENCODER_NAME))
+                    .isInstanceOf(ZmtpFrameEncoder.class);
+            assertThat(p.channel.pipeline().get(ZmtpHandshakeHandler.DECODER_NAME))
+                    .isInstanceOf(ZmtpFrameDecoder.class);
+            assertThat(p.channel.pipeline().get(ZmtpHandshakeHandler.HEARTBEAT_NAME))
                     .isInstanceOf(ZmtpHeartbeatHandler.class);
             assertThat(p.handler.handshakeFuture().toCompletableFuture().join()).isSameAs(p.success());
         }

@@ -11,12 +11,12 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpFrameWriter;
-import io.zmtp.codec.ZmtpHandler;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpFrameSink;
+import io.zmtp.codec.ZmtpHandshakeHandler;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
-import io.zmtp.codec.ZmtpMessageDecoder;
-import io.zmtp.codec.ZmtpMessageEncoder;
+import io.zmtp.codec.ZmtpMessageReader;
+import io.zmtp.codec.ZmtpMessageWriter;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.tools.ProgressPrinter;
 import io.zmtp.tools.Transports;
@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Request/reply in one JVM: a DEALER client keeps {@code --inflight} requests outstanding against a ROUTER server
  * that echoes each one. A request is an empty delimiter, a 16-byte header (sequence number, send time) and
  * {@code --frames} frames of {@code --size} bytes. With {@code --custom-codec} the client writes and reads its own
- * {@code Request}/{@code Reply} objects through the codec's {@link ZmtpMessageEncoder}/{@link ZmtpMessageDecoder}
+ * {@code Request}/{@code Reply} objects through the codec's {@link ZmtpMessageWriter}/{@link ZmtpMessageReader}
  * SPI instead of {@link ZmtpMessage}s (the shape of Spotify netty-zmtp's CustomReqRepBenchmark).
  */
 @Command(name = "reqrep", mixinStandardHelpOptions = true,
@@ -75,22 +75,22 @@ public final class ReqRepBench implements Callable<Integer> {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(ZmtpConfig.builder(ZmtpSocketType.ROUTER).build()));
+                            ch.pipeline().addLast(new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.ROUTER).build()));
                             ch.pipeline().addLast(new Echo(batching));
                         }
                     })
                     .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
             ZmtpConfig.Builder clientConfig = ZmtpConfig.builder(ZmtpSocketType.DEALER);
             if (customCodec) {
-                clientConfig.messageEncoder(new RequestEncoder(payload, options.frames))
-                        .messageDecoder(ReplyDecoder::new);
+                clientConfig.messageWriter(new RequestEncoder(payload, options.frames))
+                        .messageReader(ReplyDecoder::new);
             }
             ZmtpConfig config = clientConfig.build();
             Channel client = new Bootstrap().group(clientGroup).channel(t.socketChannel())
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(config));
+                            ch.pipeline().addLast(new ZmtpHandshakeHandler(config));
                             ch.pipeline().addLast(new Client(payload, options.frames, inflight, batching,
                                     customCodec, replies, latencyNanos));
                         }
@@ -187,7 +187,7 @@ public final class ReqRepBench implements Callable<Integer> {
     }
 
     /** Writes a {@link Request} as delimiter, header and payload frames, straight into the output buffer. */
-    static final class RequestEncoder implements ZmtpMessageEncoder<Request> {
+    static final class RequestEncoder implements ZmtpMessageWriter<Request> {
         private final ByteBuf payload;
         private final int frames;
 
@@ -202,7 +202,7 @@ public final class ReqRepBench implements Callable<Integer> {
         }
 
         @Override
-        public void encode(Request message, ZmtpFrameWriter writer) {
+        public void writeMessage(Request message, ZmtpFrameSink writer) {
             writer.beginFrame(0, true);
             writer.beginFrame(16, true).writeLong(message.sequence).writeLong(message.sentNanos);
             for (int i = 0; i < frames; i++) {
@@ -217,13 +217,13 @@ public final class ReqRepBench implements Callable<Integer> {
     }
 
     /** Reads replies frame by frame into {@link Reply} objects: no ZmtpMessage, no retained slices. */
-    static final class ReplyDecoder implements ZmtpMessageDecoder {
+    static final class ReplyDecoder implements ZmtpMessageReader {
         private int frame;
         private long sequence;
         private long sentNanos;
 
         @Override
-        public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
+        public void readFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
             if (frame == 1 && length == 16) {
                 sequence = in.readLong();
                 sentNanos = in.readLong();
@@ -267,7 +267,7 @@ public final class ReqRepBench implements Callable<Integer> {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof ZmtpHandshakeSuccess) {
+            if (evt instanceof ZmtpHandshakeSuccessEvent) {
                 for (int i = 0; i < inflight; i++) {
                     send(ctx);
                 }

@@ -20,9 +20,9 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.internal.PlatformDependent;
 import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandler;
-import io.zmtp.codec.ZmtpHandshakeFailure;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeHandler;
+import io.zmtp.codec.ZmtpHandshakeFailureEvent;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.tools.Transports;
@@ -40,7 +40,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * A {@link PerfSocket} built from the codec alone: one event loop thread, a {@link ZmtpHandler} per connection, and a
+ * A {@link PerfSocket} built from the codec alone: one event loop thread, a {@link ZmtpHandshakeHandler} per connection, and a
  * queue each way between the event loop and the thread using the socket, both bounded by the high-water mark (send
  * blocks at it; reading pauses with auto-read off). It plays just enough of each socket type for the perf tools:
  * REQ/REP envelopes (the empty delimiter) by hand, SUB subscribes to everything, PUB waits for a subscription and
@@ -144,7 +144,7 @@ final class CodecPerfSocket implements PerfSocket {
             @Override
             protected void initChannel(Channel ch) {
                 channels.add(ch);
-                ch.pipeline().addLast(new ZmtpHandler(config));
+                ch.pipeline().addLast(new ZmtpHandshakeHandler(config));
                 ch.pipeline().addLast(new ConnectionHandler());
             }
         };
@@ -354,18 +354,18 @@ final class CodecPerfSocket implements PerfSocket {
         }
     }
 
-    /** One per connection, after the {@link ZmtpHandler}. */
+    /** One per connection, after the {@link ZmtpHandshakeHandler}. */
     private final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof ZmtpHandshakeSuccess) {
+            if (evt instanceof ZmtpHandshakeSuccessEvent) {
                 if (type == ZmtpSocketType.SUB) {
                     ctx.writeAndFlush(ZmtpCommand.subscribe(Unpooled.EMPTY_BUFFER), ctx.voidPromise());
                 }
                 if (type != ZmtpSocketType.PUB) {
                     setPeer(ctx);
                 }
-            } else if (evt instanceof ZmtpHandshakeFailure) {
+            } else if (evt instanceof ZmtpHandshakeFailureEvent) {
                 System.err.println("zmtp: handshake failed: " + evt);
             }
             ctx.fireUserEventTriggered(evt);

@@ -5,13 +5,13 @@ import java.net.SocketAddress;
 /**
  * User event fired once the greeting and security handshake are done, before the first message is delivered.
  */
-public final class ZmtpHandshakeSuccess {
+public final class ZmtpHandshakeSuccessEvent {
     private final ZmtpVersion version;
     private final String mechanism;
     private final ZmtpMetadata peerMetadata;
     private final SocketAddress remoteAddress;
 
-    public ZmtpHandshakeSuccess(ZmtpVersion version, String mechanism, ZmtpMetadata peerMetadata,
+    public ZmtpHandshakeSuccessEvent(ZmtpVersion version, String mechanism, ZmtpMetadata peerMetadata,
                                 SocketAddress remoteAddress) {
         this.version = version;
         this.mechanism = mechanism;
@@ -53,6 +53,7 @@ public final class ZmtpHandshakeSuccess {
 
     @Override
     public String toString() {
-        return "ZmtpHandshakeSuccess{" + version + ", " + mechanism + ", " + remoteAddress + ", " + peerMetadata + '}';
+        return "ZmtpHandshakeSuccessEvent{" + version + ", " + mechanism + ", " + remoteAddress + ", " + peerMetadata
+                + '}';
     }
 }

@@ -5,11 +5,11 @@ import java.net.SocketAddress;
 /**
  * User event fired when a handshake fails; the connection is closed right after.
  */
-public final class ZmtpHandshakeFailure {
+public final class ZmtpHandshakeFailureEvent {
     private final ZmtpHandshakeException cause;
     private final SocketAddress remoteAddress;
 
-    public ZmtpHandshakeFailure(ZmtpHandshakeException cause, SocketAddress remoteAddress) {
+    public ZmtpHandshakeFailureEvent(ZmtpHandshakeException cause, SocketAddress remoteAddress) {
         this.cause = cause;
         this.remoteAddress = remoteAddress;
     }
@@ -32,6 +32,6 @@ public final class ZmtpHandshakeFailure {
 
     @Override
     public String toString() {
-        return "ZmtpHandshakeFailure{" + cause.reason() + ": " + cause.getMessage() + ", " + remoteAddress + '}';
+        return "ZmtpHandshakeFailureEvent{" + cause.reason() + ": " + cause.getMessage() + ", " + remoteAddress + '}';
     }
 }

@@ -25,19 +25,19 @@ import java.util.concurrent.TimeUnit;
  * The one handler to add to a pipeline to speak ZMTP. It runs the handshake (version detection with libzmq's staged
  * greeting, downgrade to ZMTP 2.0 and 1.0 peers, the security mechanism, socket-type check), then replaces itself
  * with {@link ZmtpFrameEncoder}, {@link ZmtpFrameDecoder} and {@link ZmtpHeartbeatHandler} and fires
- * {@link ZmtpHandshakeSuccess}. From then on handlers after it read {@link ZmtpMessage}s (or what the configured
- * {@link ZmtpMessageDecoder} makes) and {@link ZmtpCommand}s such as SUBSCRIBE, and write {@code ZmtpMessage}s.
+ * {@link ZmtpHandshakeSuccessEvent}. From then on handlers after it read {@link ZmtpMessage}s (or what the configured
+ * {@link ZmtpMessageReader} makes) and {@link ZmtpCommand}s such as SUBSCRIBE, and write {@code ZmtpMessage}s.
  *
  * <p>Writes made before the handshake completes are held and sent after it, in order. A failed handshake fires
- * {@link ZmtpHandshakeFailure}, fails held writes, and closes the connection. Not sharable: one per connection.
+ * {@link ZmtpHandshakeFailureEvent}, fails held writes, and closes the connection. Not sharable: one per connection.
  *
  * <pre>{@code
- * pipeline.addLast(new ZmtpHandler(ZmtpConfig.builder(ZmtpSocketType.DEALER).build()));
+ * pipeline.addLast(new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.DEALER).build()));
  * pipeline.addLast(new MyMessageHandler());
  * }</pre>
  */
-public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
-    private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHandler.class);
+public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHandshakeHandler.class);
     /** Refused peers tend to retry in a loop (libzmq reconnects every 100 ms by default). */
     static final WarnLimiter WARNINGS = new WarnLimiter();
 
@@ -68,7 +68,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
 
     private final ZmtpConfig config;
     private final Mode mode;
-    private final CompletableFuture<ZmtpHandshakeSuccess> handshakeFuture = new CompletableFuture<>();
+    private final CompletableFuture<ZmtpHandshakeSuccessEvent> handshakeFuture = new CompletableFuture<>();
     private State state = State.DETECT;
     private boolean started;
     private ZmtpMechanism mechanism;
@@ -76,7 +76,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
     private PendingWriteQueue pendingWrites;
     private ScheduledFuture<?> timeout;
 
-    public ZmtpHandler(ZmtpConfig config) {
+    public ZmtpHandshakeHandler(ZmtpConfig config) {
         this.config = config;
         Set<ZmtpVersion> versions = config.acceptedVersions();
         if (versions.size() == 1 && versions.contains(ZmtpVersion.ZMTP_10)) {
@@ -93,7 +93,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
     }
 
     /** Completes with the handshake's outcome (on the channel's event loop). */
-    public CompletionStage<ZmtpHandshakeSuccess> handshakeFuture() {
+    public CompletionStage<ZmtpHandshakeSuccessEvent> handshakeFuture() {
         return handshakeFuture;
     }
 
@@ -529,15 +529,15 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         cancelTimeout();
         ChannelPipeline p = ctx.pipeline();
         String name = ctx.name();
-        p.addBefore(name, ENCODER_NAME, new ZmtpFrameEncoder(version, config.messageEncoder()));
+        p.addBefore(name, ENCODER_NAME, new ZmtpFrameEncoder(version, config.messageWriter()));
         p.addAfter(name, DECODER_NAME,
-                new ZmtpFrameDecoder(version, config.maxMessageSize(), config.newMessageDecoder()));
+                new ZmtpFrameDecoder(version, config.maxMessageSize(), config.newMessageReader()));
         p.addAfter(DECODER_NAME, HEARTBEAT_NAME, new ZmtpHeartbeatHandler(version, config));
         // Held writes go out first, through the encoder just installed before us.
         pendingWrites.removeAndWriteAll();
         ctx.flush();
         String mechanismName = version.hasCommands() ? mechanism.name() : NullMechanism.NAME;
-        ZmtpHandshakeSuccess success = new ZmtpHandshakeSuccess(version, mechanismName, peerMetadata,
+        ZmtpHandshakeSuccessEvent success = new ZmtpHandshakeSuccessEvent(version, mechanismName, peerMetadata,
                 ctx.channel().remoteAddress());
         if (logger.isDebugEnabled()) {
             logger.debug("{} handshake done: {}", ctx.channel(), success);
@@ -566,7 +566,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
             pendingWrites.removeAndFailAll(cause);
         }
         handshakeFuture.completeExceptionally(cause);
-        ctx.fireUserEventTriggered(new ZmtpHandshakeFailure(cause, remote));
+        ctx.fireUserEventTriggered(new ZmtpHandshakeFailureEvent(cause, remote));
         if (sendError) {
             // rfc 23: tell the peer why before closing (libzmq just closes, and ignores ERROR it gets here).
             ByteBuf buf = ctx.alloc().buffer(64);
@@ -614,7 +614,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         cancelTimeout();
         if (pendingWrites != null && !pendingWrites.isEmpty()) {
             pendingWrites.removeAndFailAll(new ZmtpHandshakeException(
-                    ZmtpHandshakeFailureReason.CONNECTION_CLOSED, "ZmtpHandler removed before the handshake"));
+                    ZmtpHandshakeFailureReason.CONNECTION_CLOSED, "ZmtpHandshakeHandler removed before the handshake"));
         }
     }
 
