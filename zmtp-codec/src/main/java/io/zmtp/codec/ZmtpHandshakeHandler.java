@@ -23,28 +23,52 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one handler to add to a pipeline to speak ZMTP. It runs the handshake (version detection with libzmq's staged
- * greeting, downgrade to ZMTP 2.0 and 1.0 peers, the security mechanism, socket-type check), then replaces itself
- * with {@link ZmtpFrameEncoder}, {@link ZmtpFrameDecoder} and {@link ZmtpHeartbeatHandler} and fires
- * {@link ZmtpHandshakeSuccessEvent}. From then on handlers after it read {@link ZmtpMessage}s (or what the configured
- * {@link ZmtpMessageReader} makes) and {@link ZmtpCommand}s such as SUBSCRIBE, and write {@code ZmtpMessage}s.
+ * The handler to add to a pipeline to speak ZMTP: it runs the handshake, installs the handlers that carry the
+ * connection from then on, and removes itself. In a connected pipeline there is no "ZMTP handler" to find: look for
+ * {@link #ENCODER_NAME}, {@link #DECODER_NAME} and {@link #HEARTBEAT_NAME}.
+ *
+ * <p>The handshake is version detection with libzmq's staged greeting (rfc 23 "Version Negotiation"), downgrade to
+ * ZMTP 2.0 and 1.0 peers, the security mechanism's commands, and the socket-type check (rfc 37's table).
+ *
+ * <h2>The pipeline before and after</h2>
+ * While the handshake runs, under whatever name it was added with:
+ * <pre>
+ *   ... | ZmtpHandshakeHandler | your handlers
+ * </pre>
+ * Once it succeeds (names in quotes):
+ * <pre>
+ *   ... | "zmtp-encoder" {@link ZmtpFrameEncoder} | "zmtp-decoder" {@link ZmtpFrameDecoder}
+ *       | "zmtp-heartbeat" {@link ZmtpHeartbeatHandler} | your handlers
+ * </pre>
+ * The three are in place before {@link ZmtpHandshakeSuccessEvent} is fired; this handler removes itself right after
+ * firing it, passing on any bytes that followed the handshake. From then on handlers after it read
+ * {@link ZmtpMessage}s (or what the configured {@link ZmtpMessageReader} makes) and {@link ZmtpCommand}s such as
+ * SUBSCRIBE, and write {@code ZmtpMessage}s (or what the configured {@link ZmtpMessageWriter} takes).
  *
  * <p>Writes made before the handshake completes are held and sent after it, in order. A failed handshake fires
- * {@link ZmtpHandshakeFailureEvent}, fails held writes, and closes the connection. Not sharable: one per connection.
+ * {@link ZmtpHandshakeFailureEvent}, fails held writes, and closes the connection; the pipeline is left as it was.
+ * {@link #handshakeFuture()} completes either way. Not sharable: one per connection.
  *
  * <pre>{@code
- * pipeline.addLast(new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.DEALER).build()));
+ * pipeline.addLast("zmtp-handshake", new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.DEALER).build()));
  * pipeline.addLast(new MyMessageHandler());
  * }</pre>
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/13/">13/ZMTP (ZMTP 1.0)</a>
  */
 public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHandshakeHandler.class);
     /** Refused peers tend to retry in a loop (libzmq reconnects every 100 ms by default). */
     static final WarnLimiter WARNINGS = new WarnLimiter();
 
-    /** Pipeline names of the handlers the handshake installs. */
+    /** Pipeline name of the {@link ZmtpFrameEncoder} the handshake installs. */
     public static final String ENCODER_NAME = "zmtp-encoder";
+    /** Pipeline name of the {@link ZmtpFrameDecoder} the handshake installs. */
     public static final String DECODER_NAME = "zmtp-decoder";
+    /** Pipeline name of the {@link ZmtpHeartbeatHandler} the handshake installs. */
     public static final String HEARTBEAT_NAME = "zmtp-heartbeat";
 
     private enum State {
@@ -79,6 +103,9 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
     private PendingWriteQueue pendingWrites;
     private ScheduledFuture<?> timeout;
 
+    /**
+     * @param config this side of the connection: socket type, identity, mechanism, accepted versions and limits
+     */
     public ZmtpHandshakeHandler(ZmtpConfig config) {
         this.config = config;
         this.legacy = new LegacyGreeting(config);
