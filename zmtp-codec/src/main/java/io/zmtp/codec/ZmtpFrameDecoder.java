@@ -25,6 +25,10 @@ import java.util.List;
  * segment can make each held frame pin a small read buffer (64 bytes at the adaptive allocator's smallest), which at
  * worst about doubles the figure. Empty frames pin nothing. So the bound per connection is about
  * {@code maxMessageSize + 64 KiB}, and {@code 2 * maxMessageSize + 64 KiB} against a peer crafting reads.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Framing"</a>
+ * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/13/">13/ZMTP (ZMTP 1.0)</a>
  */
 public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpFrameDecoder.class);

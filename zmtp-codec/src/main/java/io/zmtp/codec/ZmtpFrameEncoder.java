@@ -21,9 +21,13 @@ import java.util.List;
  * the batch, so order is kept. Installed by {@link ZmtpHandshakeHandler} once the handshake is done.
  *
  * <p>A write whose encoding fails (a released {@link ZmtpMessage}, which fails with an
- * {@link io.netty.util.IllegalReferenceCountException}, or a {@link ZmtpMessageWriter} that throws) fails its own
+ * {@link IllegalReferenceCountException}, or a {@link ZmtpMessageWriter} that throws) fails its own
  * promise only and leaves nothing of itself in the batch; the messages before and after it go out whole. A message
  * with no frames is written as one empty frame.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Framing"</a>
+ * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/13/">13/ZMTP (ZMTP 1.0)</a>
  */
 public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
     private final BatchingFrameSink frames;

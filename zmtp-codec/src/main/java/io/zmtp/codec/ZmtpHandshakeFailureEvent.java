@@ -3,7 +3,9 @@ package io.zmtp.codec;
 import java.net.SocketAddress;
 
 /**
- * User event fired when a handshake fails; the connection is closed right after.
+ * User event fired by {@link ZmtpHandshakeHandler} when a handshake fails; the connection is closed right after.
+ * {@link #reason()} says why in a form to branch on; {@link #cause()} is the exception that also fails
+ * {@link ZmtpHandshakeHandler#handshakeFuture()} and the writes held during the handshake.
  */
 public final class ZmtpHandshakeFailureEvent {
     private final ZmtpHandshakeException cause;

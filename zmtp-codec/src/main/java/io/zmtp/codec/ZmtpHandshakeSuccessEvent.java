@@ -3,7 +3,10 @@ package io.zmtp.codec;
 import java.net.SocketAddress;
 
 /**
- * User event fired once the greeting and security handshake are done, before the first message is delivered.
+ * User event fired by {@link ZmtpHandshakeHandler} once the greeting and security handshake are done, after the
+ * frame handlers are installed and before the first message is delivered. It carries what was negotiated and what
+ * the peer announced; {@link ZmtpHandshakeHandler#handshakeFuture()} completes with the same object. A failed
+ * handshake fires {@link ZmtpHandshakeFailureEvent} instead.
  */
 public final class ZmtpHandshakeSuccessEvent {
     private final ZmtpVersion version;

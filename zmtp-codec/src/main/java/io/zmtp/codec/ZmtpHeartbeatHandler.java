@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
  * is answered with a PONG echoing its context, and its TTL closes the connection if the peer then goes silent that
  * long. Anything received counts as traffic. Installed by {@link ZmtpHandshakeHandler}; PING and PONG never travel
  * further down the pipeline.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1), "Connection Heartbeating"</a>
  */
 public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHeartbeatHandler.class);

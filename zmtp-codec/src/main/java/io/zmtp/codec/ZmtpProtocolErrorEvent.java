@@ -4,7 +4,8 @@ import java.net.SocketAddress;
 
 /**
  * User event fired when a connection is closed after its handshake because the peer broke the protocol (a malformed
- * frame, an oversized message, an ERROR command, a heartbeat timeout).
+ * frame, an oversized message, an ERROR command, a heartbeat timeout). An event, not an exception: the codec has
+ * already logged and closed; {@link #cause()} says what happened.
  */
 public final class ZmtpProtocolErrorEvent {
     private final SocketAddress remoteAddress;

@@ -14,6 +14,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +55,7 @@ class ReadmeUsageTest {
             BlockingQueue<Object> events = new ArrayBlockingQueue<>(16);
             // README: client
             ZmtpConfig dealerConfig = ZmtpConfig.builder(ZmtpSocketType.DEALER)
-                    .identity("client-1".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                    .identity("client-1".getBytes(StandardCharsets.US_ASCII))
                     .build();
             Channel client = new Bootstrap()
                     .group(group)

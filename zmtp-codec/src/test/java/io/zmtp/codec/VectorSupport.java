@@ -5,6 +5,7 @@ import io.zmtp.testkit.ZmtpVector.Direction;
 import io.zmtp.testkit.ZmtpVectors;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -61,8 +62,8 @@ final class VectorSupport {
         }
         assertSameOutcome(whole, run(config, single, after), "one byte at a time");
         for (int i = 1; i < input.length; i++) {
-            byte[] head = java.util.Arrays.copyOfRange(input, 0, i);
-            byte[] tail = java.util.Arrays.copyOfRange(input, i, input.length);
+            byte[] head = Arrays.copyOfRange(input, 0, i);
+            byte[] tail = Arrays.copyOfRange(input, i, input.length);
             assertSameOutcome(whole, run(config, List.of(head, tail), after), "split at " + i);
         }
         return whole;

@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 
+import io.netty.buffer.Unpooled;
+
 import static io.zmtp.codec.Wire.ascii;
 import static io.zmtp.codec.Wire.command;
 import static io.zmtp.codec.Wire.concat;
@@ -423,7 +425,7 @@ class ZmtpBadInputTest {
     @Test
     void shouldIgnoreBytesAfterProtocolError() {
         try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
-            p.channel.writeInbound(io.netty.buffer.Unpooled.wrappedBuffer(
+            p.channel.writeInbound(Unpooled.wrappedBuffer(
                     concat(hex("08 00"), frame(0, ascii("late")))));
             assertProtocolError(p, ZmtpCodecException.class);
         }

@@ -1,12 +1,15 @@
 package io.zmtp.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.IllegalReferenceCountException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,7 +65,7 @@ class ZmtpFrameEncoderTest {
         for (Object o; (o = ch.readOutbound()) != null; ) {
             ByteBuf b = (ByteBuf) o;
             try {
-                sb.append(io.netty.buffer.ByteBufUtil.hexDump(b));
+                sb.append(ByteBufUtil.hexDump(b));
             } finally {
                 b.release();
             }
@@ -77,7 +80,7 @@ class ZmtpFrameEncoderTest {
     }
 
     private static String hexOf(byte[] bytes) {
-        return io.netty.buffer.ByteBufUtil.hexDump(bytes);
+        return ByteBufUtil.hexDump(bytes);
     }
 
     @Test
@@ -105,7 +108,7 @@ class ZmtpFrameEncoderTest {
     @Test
     void shouldSendEarlierMessagesWithLargeFramesWholeAroundAFailedWrite() {
         byte[] large = new byte[BatchingFrameSink.ZERO_COPY_THRESHOLD];
-        java.util.Arrays.fill(large, (byte) 'L');
+        Arrays.fill(large, (byte) 'L');
         ChannelFuture a = channel.write(ZmtpMessage.wrap(Unpooled.copiedBuffer(new byte[] {'a'}),
                 Unpooled.copiedBuffer(large)));
         ChannelFuture b = channel.write(released());
@@ -144,7 +147,7 @@ class ZmtpFrameEncoderTest {
         channel.flush();
         ByteBuf out = channel.readOutbound();
         try {
-            assertThat(io.netty.buffer.ByteBufUtil.hexDump(out)).isEqualTo("000161" + "00026263");
+            assertThat(ByteBufUtil.hexDump(out)).isEqualTo("000161" + "00026263");
         } finally {
             out.release();
         }
@@ -161,7 +164,7 @@ class ZmtpFrameEncoderTest {
         assertThat(failed.cause()).isInstanceOf(IllegalStateException.class).hasMessage("boom");
         ByteBuf out = channel.readOutbound();
         try {
-            assertThat(io.netty.buffer.ByteBufUtil.hexDump(out)).isEqualTo("000161");
+            assertThat(ByteBufUtil.hexDump(out)).isEqualTo("000161");
         } finally {
             out.release();
         }

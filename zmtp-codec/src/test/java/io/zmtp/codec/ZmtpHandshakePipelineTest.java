@@ -1,5 +1,6 @@
 package io.zmtp.codec;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class ZmtpHandshakePipelineTest {
         try (TestPeer p = new TestPeer(ZmtpConfig.builder(DEALER).build())) {
             ChannelFuture one = p.write(ZmtpMessage.of("one"));
             ChannelFuture two = p.channel.write(ZmtpMessage.of("two", "2"));
-            ChannelFuture sub = p.write(ZmtpCommand.subscribe(io.netty.buffer.Unpooled.copiedBuffer(ascii("t"))));
+            ChannelFuture sub = p.write(ZmtpCommand.subscribe(Unpooled.copiedBuffer(ascii("t"))));
             p.feed(rawGreeting(1));
             // Held: only the greeting went out so far, and the writes are still pending.
             assertThat(p.outbound()).isEqualTo(concat(libzmqGreeting(0), ready("Socket-Type", "DEALER",
