@@ -13,6 +13,9 @@ import java.nio.charset.StandardCharsets;
  * <p>Written to a connection, {@link #SUBSCRIBE} and {@link #CANCEL} commands go out as commands to ZMTP 3.1 peers
  * and as {@code 0x01}/{@code 0x00}-prefixed messages to older peers, so socket code never needs to know the
  * peer's version.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Commands"</a>
+ * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1), SUBSCRIBE, CANCEL, PING, PONG</a>
  */
 public final class ZmtpCommand extends DefaultByteBufHolder {
     public static final String READY = "READY";

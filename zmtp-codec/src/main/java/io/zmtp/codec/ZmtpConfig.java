@@ -10,8 +10,8 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Everything a {@link ZmtpHandler} needs to know about its side of a connection. Immutable and shareable by any
- * number of connections; build one with {@link #builder(ZmtpSocketType)}.
+ * Everything a {@link ZmtpHandshakeHandler} (and the handlers it installs) needs to know about its side of a
+ * connection. Immutable and shareable by any number of connections; build one with {@link #builder(ZmtpSocketType)}.
  */
 public final class ZmtpConfig {
     private final ZmtpSocketType socketType;
@@ -23,8 +23,8 @@ public final class ZmtpConfig {
     private final long heartbeatIntervalMillis;
     private final long heartbeatTtlMillis;
     private final long heartbeatTimeoutMillis;
-    private final Supplier<? extends ZmtpMessageDecoder> messageDecoder;
-    private final ZmtpMessageEncoder<?> messageEncoder;
+    private final Supplier<? extends ZmtpMessageReader> messageReader;
+    private final ZmtpMessageWriter<?> messageWriter;
     private final Set<ZmtpVersion> acceptedVersions;
     private final ZmtpMetadata localMetadata;
 
@@ -39,8 +39,8 @@ public final class ZmtpConfig {
         this.heartbeatTtlMillis = b.heartbeatTtlMillis;
         this.heartbeatTimeoutMillis = b.heartbeatTimeoutMillis < 0 ? b.heartbeatIntervalMillis
                 : b.heartbeatTimeoutMillis;
-        this.messageDecoder = b.messageDecoder;
-        this.messageEncoder = b.messageEncoder;
+        this.messageReader = b.messageReader;
+        this.messageWriter = b.messageWriter;
         this.acceptedVersions = Collections.unmodifiableSet(EnumSet.copyOf(b.acceptedVersions));
         ZmtpMetadata.Builder md = ZmtpMetadata.builder().socketType(socketType);
         if (socketType.announcesIdentity()) {
@@ -64,8 +64,8 @@ public final class ZmtpConfig {
         b.heartbeatIntervalMillis = heartbeatIntervalMillis;
         b.heartbeatTtlMillis = heartbeatTtlMillis;
         b.heartbeatTimeoutMillis = heartbeatTimeoutMillis;
-        b.messageDecoder = messageDecoder;
-        b.messageEncoder = messageEncoder;
+        b.messageReader = messageReader;
+        b.messageWriter = messageWriter;
         b.acceptedVersions = EnumSet.copyOf(acceptedVersions);
         return b;
     }
@@ -111,12 +111,12 @@ public final class ZmtpConfig {
         return heartbeatTimeoutMillis;
     }
 
-    public ZmtpMessageDecoder newMessageDecoder() {
-        return messageDecoder.get();
+    public ZmtpMessageReader newMessageReader() {
+        return messageReader.get();
     }
 
-    public ZmtpMessageEncoder<?> messageEncoder() {
-        return messageEncoder;
+    public ZmtpMessageWriter<?> messageWriter() {
+        return messageWriter;
     }
 
     public Set<ZmtpVersion> acceptedVersions() {
@@ -133,8 +133,8 @@ public final class ZmtpConfig {
         private long heartbeatIntervalMillis;
         private long heartbeatTtlMillis;
         private long heartbeatTimeoutMillis = -1;
-        private Supplier<? extends ZmtpMessageDecoder> messageDecoder = DefaultZmtpMessageDecoder::new;
-        private ZmtpMessageEncoder<?> messageEncoder;
+        private Supplier<? extends ZmtpMessageReader> messageReader = DefaultZmtpMessageReader::new;
+        private ZmtpMessageWriter<?> messageWriter;
         private Set<ZmtpVersion> acceptedVersions = EnumSet.allOf(ZmtpVersion.class);
 
         private Builder(ZmtpSocketType socketType) {
@@ -200,14 +200,14 @@ public final class ZmtpConfig {
         }
 
         /** How message frames are turned into objects; the default builds {@link ZmtpMessage}s. */
-        public Builder messageDecoder(Supplier<? extends ZmtpMessageDecoder> messageDecoder) {
-            this.messageDecoder = Objects.requireNonNull(messageDecoder, "messageDecoder");
+        public Builder messageReader(Supplier<? extends ZmtpMessageReader> messageReader) {
+            this.messageReader = Objects.requireNonNull(messageReader, "messageReader");
             return this;
         }
 
-        /** An encoder for the application's own outbound objects (ZmtpMessages are always accepted too). */
-        public Builder messageEncoder(ZmtpMessageEncoder<?> messageEncoder) {
-            this.messageEncoder = messageEncoder;
+        /** A writer for the application's own outbound objects (ZmtpMessages are always accepted too). */
+        public Builder messageWriter(ZmtpMessageWriter<?> messageWriter) {
+            this.messageWriter = messageWriter;
             return this;
         }
 

@@ -2,6 +2,9 @@ package io.zmtp.codec;
 
 /**
  * Wire constants of ZMTP (rfc 13, 15, 23, 37) and the defaults this codec uses.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1)</a>
  */
 public final class ZmtpConstants {
 

@@ -9,10 +9,10 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.util.List;
 
 /**
- * Reads frames after the handshake: message frames go to a {@link ZmtpMessageDecoder}, commands come out as
+ * Reads frames after the handshake: message frames go to a {@link ZmtpMessageReader}, commands come out as
  * {@link ZmtpCommand}s (PING/PONG for {@link ZmtpHeartbeatHandler}, SUBSCRIBE/CANCEL for publishers). Sizes are
  * checked against the maximum message size before a frame is waited for, so a hostile size field never makes us
- * buffer it. A protocol violation closes the connection with a logged reason and a {@link ZmtpProtocolError} event.
+ * buffer it. A protocol violation closes the connection with a logged reason and a {@link ZmtpProtocolErrorEvent}.
  *
  * <h2>What one connection can make us hold</h2>
  * The decoder holds at most one incomplete message. Each frame of it that is held waiting for the rest counts its
@@ -25,6 +25,10 @@ import java.util.List;
  * segment can make each held frame pin a small read buffer (64 bytes at the adaptive allocator's smallest), which at
  * worst about doubles the figure. Empty frames pin nothing. So the bound per connection is about
  * {@code maxMessageSize + 64 KiB}, and {@code 2 * maxMessageSize + 64 KiB} against a peer crafting reads.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Framing"</a>
+ * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/13/">13/ZMTP (ZMTP 1.0)</a>
  */
 public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpFrameDecoder.class);
@@ -33,21 +37,22 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
 
     private final ZmtpVersion version;
     private final long maxMessageSize;
-    private final ZmtpMessageDecoder messageDecoder;
+    private final ZmtpMessageReader messageReader;
+    private final FrameHeader header = new FrameHeader();
 
     /** Bytes of the message being read so far (its earlier frames); nonzero only inside a multipart message. */
     private long messageBytes;
     private boolean inMessage;
     private boolean failed;
 
-    public ZmtpFrameDecoder(ZmtpVersion version, long maxMessageSize, ZmtpMessageDecoder messageDecoder) {
+    public ZmtpFrameDecoder(ZmtpVersion version, long maxMessageSize, ZmtpMessageReader messageReader) {
         if (maxMessageSize <= 0 || maxMessageSize > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("maxMessageSize: " + maxMessageSize + " (expected: 1.."
                     + (Integer.MAX_VALUE - 16) + ")");
         }
         this.version = version;
         this.maxMessageSize = maxMessageSize;
-        this.messageDecoder = messageDecoder;
+        this.messageReader = messageReader;
     }
 
     @Override
@@ -68,67 +73,50 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
 
     /** One ZMTP 2.0/3.x frame: flags, size (1 or 8 bytes), body. Returns false when more bytes are needed. */
     private boolean decodeFrame(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        int readable = in.readableBytes();
-        if (readable < 2) {
+        if (!header.readFlags(in, 0)) {
             return false;
         }
-        int r = in.readerIndex();
-        int flags = in.getUnsignedByte(r);
-        if ((flags & ZmtpConstants.FLAGS_RESERVED) != 0
-                || ((flags & ZmtpConstants.FLAG_COMMAND) != 0 && !version.hasCommands())) {
+        int flags = header.flags();
+        if ((flags & ZmtpConstants.FLAGS_RESERVED) != 0 || (header.isCommand() && !version.hasCommands())) {
             throw new ZmtpCodecException("invalid frame flags: 0x" + Integer.toHexString(flags) + " for " + version);
         }
-        long size;
-        int headerLength;
-        if ((flags & ZmtpConstants.FLAG_LONG) != 0) {
-            if (readable < 9) {
-                return false;
-            }
-            size = in.getLong(r + 1);
-            headerLength = 9;
-        } else {
-            size = in.getUnsignedByte(r + 1);
-            headerLength = 2;
+        if (!header.readSize(in)) {
+            return false;
         }
-        boolean more = (flags & ZmtpConstants.FLAG_MORE) != 0;
-        if ((flags & ZmtpConstants.FLAG_COMMAND) != 0) {
-            return decodeCommand(in, flags, size, headerLength, out);
-        }
-        return decodeMessageFrame(ctx, in, size, headerLength, more, out);
+        return header.isCommand() ? decodeCommand(in, out) : decodeMessageFrame(ctx, in, out);
     }
 
     /** One ZMTP 1.0 frame: length (1 or 1+8 bytes, counting the flags byte), flags, body. */
     private boolean decodeFrame10(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        int headerLength = ZmtpWire.header10Length(in);
-        if (headerLength == 0) {
+        if (!header.read10(in, 0)) {
             return false;
         }
-        long length = ZmtpWire.length10(in, headerLength);
-        if (length < 1) {
-            throw new ZmtpCodecException("ZMTP/1.0 frame length: " + length + " (expected: >= 1)");
+        if (header.lengthField() < 1) {
+            throw new ZmtpCodecException("ZMTP/1.0 frame length: " + header.lengthField() + " (expected: >= 1)");
         }
-        int flags = in.getUnsignedByte(in.readerIndex() + headerLength - 1);
+        int flags = header.flags();
         // libzmq's own 1.0 greeting puts 0x7F in this byte, but only in the identity frame the handshake consumes.
         if ((flags & ~ZmtpConstants.FLAG_MORE) != 0) {
             throw new ZmtpCodecException("invalid ZMTP/1.0 frame flags: 0x" + Integer.toHexString(flags));
         }
-        return decodeMessageFrame(ctx, in, length - 1, headerLength, (flags & ZmtpConstants.FLAG_MORE) != 0, out);
+        return decodeMessageFrame(ctx, in, out);
     }
 
-    private boolean decodeCommand(ByteBuf in, int flags, long size, int headerLength, List<Object> out) {
-        if ((flags & ZmtpConstants.FLAG_MORE) != 0) {
+    private boolean decodeCommand(ByteBuf in, List<Object> out) {
+        if (header.isMore()) {
             throw new ZmtpCodecException("command frame with MORE flag");
         }
         if (inMessage) {
             throw new ZmtpCodecException("command frame inside a multipart message");
         }
+        long size = header.size();
         if (size < 0 || size > maxMessageSize) {
             throw new ZmtpMessageTooLargeException(size, maxMessageSize);
         }
-        if (size > in.readableBytes() - headerLength) {
+        if (!header.isBodyReadable(in)) {
             return false;
         }
-        in.skipBytes(headerLength);
+        header.skip(in);
         ZmtpCommand command = ZmtpWire.readCommand(in, (int) size);
         if (command.is(ZmtpCommand.ERROR)) {
             String reason = command.errorReason();
@@ -139,24 +127,25 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
         return true;
     }
 
-    private boolean decodeMessageFrame(ChannelHandlerContext ctx, ByteBuf in, long size, int headerLength,
-                                       boolean more, List<Object> out) {
+    private boolean decodeMessageFrame(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        long size = header.size();
+        boolean more = header.isMore();
         // size < 0 is a 64-bit length with the top bit set: larger than any maximum. Compare with what is left, never
         // a sum: messageBytes + a size near 2^63 wraps negative and would pass.
         if (size < 0 || size > maxMessageSize - messageBytes) {
             throw new ZmtpMessageTooLargeException(size < 0 || size > Long.MAX_VALUE - messageBytes
                     ? Long.MAX_VALUE : messageBytes + size, maxMessageSize);
         }
-        if (size > in.readableBytes() - headerLength) {
+        if (!header.isBodyReadable(in)) {
             return false;
         }
-        in.skipBytes(headerLength);
+        header.skip(in);
         int length = (int) size;
         int end = in.readerIndex() + length;
-        messageDecoder.decodeFrame(ctx, in, length, more, out);
+        messageReader.readFrame(ctx, in, length, more, out);
         if (in.readerIndex() != end) {
-            // A custom decoder that read too little or too much would desynchronise the stream.
-            throw new ZmtpCodecException("message decoder consumed " + (in.readerIndex() - (end - length))
+            // A custom reader that read too little or too much would desynchronise the stream.
+            throw new ZmtpCodecException("message reader consumed " + (in.readerIndex() - (end - length))
                     + " of " + length + " frame bytes");
         }
         inMessage = more;
@@ -168,21 +157,21 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
     private void fail(ChannelHandlerContext ctx, ByteBuf in, Exception cause) {
         failed = true;
         in.skipBytes(in.readableBytes());
-        messageDecoder.discard();
+        messageReader.discard();
         WARNINGS.log(logger, "{} closing connection to {}: {}", version, ctx.channel().remoteAddress(),
                 cause.getMessage());
-        ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(), cause));
+        ctx.fireUserEventTriggered(new ZmtpProtocolErrorEvent(ctx.channel().remoteAddress(), cause));
         ctx.close();
     }
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
-        messageDecoder.discard();
+        messageReader.discard();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         super.channelInactive(ctx);
-        messageDecoder.discard();
+        messageReader.discard();
     }
 }

@@ -14,28 +14,32 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes {@link ZmtpMessage}s, {@link ZmtpCommand}s and, with a configured {@link ZmtpMessageEncoder}, the
+ * Writes {@link ZmtpMessage}s, {@link ZmtpCommand}s and, with a configured {@link ZmtpMessageWriter}, the
  * application's own objects as frames of the negotiated version. Messages written between two flushes are framed
  * into one batch buffer (handed on early once it reaches 16 KiB), so a burst of small messages costs one buffer and
  * one write; each write's promise completes when its batch is written. Other objects pass through untouched, after
- * the batch, so order is kept. Installed by {@link ZmtpHandler} once the handshake is done.
+ * the batch, so order is kept. Installed by {@link ZmtpHandshakeHandler} once the handshake is done.
  *
  * <p>A write whose encoding fails (a released {@link ZmtpMessage}, which fails with an
- * {@link io.netty.util.IllegalReferenceCountException}, or a {@link ZmtpMessageEncoder} that throws) fails its own
+ * {@link IllegalReferenceCountException}, or a {@link ZmtpMessageWriter} that throws) fails its own
  * promise only and leaves nothing of itself in the batch; the messages before and after it go out whole. A message
  * with no frames is written as one empty frame.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Framing"</a>
+ * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/13/">13/ZMTP (ZMTP 1.0)</a>
  */
 public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
-    private final OutboundFrameWriter writer;
-    private final ZmtpMessageEncoder<Object> messageEncoder;
+    private final BatchingFrameSink frames;
+    private final ZmtpMessageWriter<Object> messageWriter;
     /** Promises of the messages in the current batch; void promises are not kept. */
     private ChannelPromise batchPromise;
     private List<ChannelPromise> morePromises;
 
     @SuppressWarnings("unchecked")
-    public ZmtpFrameEncoder(ZmtpVersion version, ZmtpMessageEncoder<?> messageEncoder) {
-        this.writer = new OutboundFrameWriter(version);
-        this.messageEncoder = (ZmtpMessageEncoder<Object>) messageEncoder;
+    public ZmtpFrameEncoder(ZmtpVersion version, ZmtpMessageWriter<?> messageWriter) {
+        this.frames = new BatchingFrameSink(version);
+        this.messageWriter = (ZmtpMessageWriter<Object>) messageWriter;
     }
 
     @Override
@@ -43,21 +47,21 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
         try {
             if (msg instanceof ZmtpMessage) {
                 encodeMessage(ctx, (ZmtpMessage) msg);
-            } else if (messageEncoder != null && messageEncoder.messageType().isInstance(msg)) {
-                writer.begin(ctx.alloc(), messageEncoder.estimateSize(msg));
-                messageEncoder.encode(msg, writer);
+            } else if (messageWriter != null && messageWriter.messageType().isInstance(msg)) {
+                frames.begin(ctx.alloc(), messageWriter.estimateSize(msg));
+                messageWriter.writeMessage(msg, frames);
             } else if (msg instanceof ZmtpCommand) {
                 ZmtpCommand command = (ZmtpCommand) msg;
-                writer.begin(ctx.alloc(), writer.estimate(command));
-                writer.writeCommand(command);
+                frames.begin(ctx.alloc(), frames.estimate(command));
+                frames.writeCommand(command);
             } else {
                 writeBatch(ctx);
                 ctx.write(msg, promise);
                 return;
             }
-            writer.end();
+            frames.end();
         } catch (Throwable t) {
-            writer.rollback();
+            frames.rollback();
             // A message released before it got here has nothing left to release; releasing again would throw.
             if (!(msg instanceof ReferenceCounted) || ((ReferenceCounted) msg).refCnt() > 0) {
                 ReferenceCountUtil.release(msg);
@@ -67,7 +71,7 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
         }
         ReferenceCountUtil.release(msg);
         addPromise(promise);
-        if (writer.isBatchFull()) {
+        if (frames.isBatchFull()) {
             writeBatch(ctx);
         }
     }
@@ -77,19 +81,19 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
             // A released message reports no frames; it must not go out as an empty one.
             throw new IllegalReferenceCountException("ZmtpMessage written after it was released");
         }
-        int frames = message.size();
-        if (frames == 0) {
+        int count = message.size();
+        if (count == 0) {
             // As libzmq sends an empty zmq_msg_t: one empty frame (see ZmtpMessage#create).
-            writer.begin(ctx.alloc(), 2);
-            writer.writeFrame(Unpooled.EMPTY_BUFFER, false);
+            frames.begin(ctx.alloc(), 2);
+            frames.writeFrame(Unpooled.EMPTY_BUFFER, false);
             return;
         }
-        writer.begin(ctx.alloc(), writer.estimate(message));
-        int last = frames - 1;
+        frames.begin(ctx.alloc(), frames.estimate(message));
+        int last = count - 1;
         for (int i = 0; i < last; i++) {
-            writer.writeFrame(message.frame(i), true);
+            frames.writeFrame(message.frame(i), true);
         }
-        writer.writeFrame(message.frame(last), false);
+        frames.writeFrame(message.frame(last), false);
     }
 
     private void addPromise(ChannelPromise promise) {
@@ -108,7 +112,7 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
 
     /** Hands the current batch on (without flushing), completing its messages' promises when it is written. */
     private void writeBatch(ChannelHandlerContext ctx) {
-        ByteBuf batch = writer.takeBatch();
+        ByteBuf batch = frames.takeBatch();
         if (batch == null) {
             return;
         }
@@ -142,7 +146,7 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        writer.discard();
+        frames.discard();
         ZmtpCodecException removed = new ZmtpCodecException("ZmtpFrameEncoder removed before flush");
         if (batchPromise != null) {
             batchPromise.tryFailure(removed);

@@ -1,5 +1,7 @@
 package io.zmtp.codec;
 
+import io.zmtp.codec.mechanism.NullMechanism;
+
 /**
  * A handshake failed for the given {@link #reason()}.
  */
@@ -15,5 +17,23 @@ public class ZmtpHandshakeException extends ZmtpCodecException {
 
     public ZmtpHandshakeFailureReason reason() {
         return reason;
+    }
+
+    /** The peer speaks {@code peerVersion}, which {@code config} doesn't accept. */
+    static ZmtpHandshakeException versionRefused(ZmtpConfig config, ZmtpVersion peerVersion) {
+        if (!NullMechanism.NAME.equals(config.mechanism().name())) {
+            // rfc 23: downgrading would let an attacker strip the security mechanism.
+            return new ZmtpHandshakeException(ZmtpHandshakeFailureReason.VERSION_REFUSED, "peer speaks "
+                    + peerVersion + ", which has no security mechanism; " + config.mechanism().name() + " required");
+        }
+        return new ZmtpHandshakeException(ZmtpHandshakeFailureReason.VERSION_REFUSED,
+                "peer speaks " + peerVersion + " (accepted: " + config.acceptedVersions() + ")");
+    }
+
+    /** The peer's socket type (a name, or what it sent instead; null if missing) can't talk to ours. */
+    static ZmtpHandshakeException incompatible(ZmtpConfig config, String peerType) {
+        return new ZmtpHandshakeException(ZmtpHandshakeFailureReason.INCOMPATIBLE_SOCKET_TYPE,
+                "peer socket type " + (peerType == null ? "missing" : peerType) + " can't talk to "
+                        + config.socketType());
     }
 }

@@ -13,8 +13,10 @@ import java.util.concurrent.TimeUnit;
  * ZMTP heartbeats (rfc 37), with every 3.x peer as libzmq does them: a PING every interval (a fixed timer, not reset
  * by other traffic); after a PING, the connection closes if nothing arrives within the timeout; a PING from the peer
  * is answered with a PONG echoing its context, and its TTL closes the connection if the peer then goes silent that
- * long. Anything received counts as traffic. Installed by {@link ZmtpHandler}; PING and PONG never travel further
- * down the pipeline.
+ * long. Anything received counts as traffic. Installed by {@link ZmtpHandshakeHandler}; PING and PONG never travel
+ * further down the pipeline.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1), "Connection Heartbeating"</a>
  */
 public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHeartbeatHandler.class);
@@ -79,7 +81,7 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
             ZmtpCodecException cause = new ZmtpCodecException("PING body of " + body.readableBytes()
                     + " bytes (expected: >= 2)");
             WARNINGS.log(logger, "closing connection to {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
-            ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(), cause));
+            ctx.fireUserEventTriggered(new ZmtpProtocolErrorEvent(ctx.channel().remoteAddress(), cause));
             ctx.close();
             return;
         }
@@ -95,7 +97,7 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
 
     private void expire(ChannelHandlerContext ctx, String reason) {
         WARNINGS.log(logger, "closing connection to {}: heartbeat expired, {}", ctx.channel().remoteAddress(), reason);
-        ctx.fireUserEventTriggered(new ZmtpProtocolError(ctx.channel().remoteAddress(),
+        ctx.fireUserEventTriggered(new ZmtpProtocolErrorEvent(ctx.channel().remoteAddress(),
                 new ZmtpCodecException("heartbeat expired: " + reason)));
         ctx.close();
     }

@@ -33,6 +33,8 @@ import java.util.List;
  * there, where the caller still gets the error.
  *
  * <p>A message is not thread-safe; hand it from one thread to another, don't share it.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Message Specification"</a>
  */
 public final class ZmtpMessage extends AbstractReferenceCounted {
     private static final ByteBuf[] NO_FRAMES = new ByteBuf[0];

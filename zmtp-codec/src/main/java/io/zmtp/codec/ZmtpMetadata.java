@@ -12,6 +12,8 @@ import java.util.Map;
 /**
  * The properties a peer announces in READY (and in PLAIN/CURVE INITIATE and READY): an ordered list of names and
  * binary values, encoded as rfc 23 section "Connection metadata" says. Immutable.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Connection Metadata"</a>
  */
 public final class ZmtpMetadata {
     public static final String SOCKET_TYPE = "Socket-Type";

@@ -1,5 +1,7 @@
 package io.zmtp.codec;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Renders binary values (identities, topics, reasons) safely for logs: printable ASCII as is, the rest as hex.
  */
@@ -16,7 +18,7 @@ final class ZmtpPrintable {
             }
         }
         if (printable) {
-            return '"' + new String(bytes, java.nio.charset.StandardCharsets.US_ASCII) + '"';
+            return '"' + new String(bytes, StandardCharsets.US_ASCII) + '"';
         }
         StringBuilder sb = new StringBuilder("0x");
         for (byte b : bytes) {

@@ -6,6 +6,10 @@ import java.util.Locale;
 /**
  * The standard ZeroMQ socket types, with their wire names, ZMTP 2.0 codes and the compatibility table of
  * rfc 23/37 (which is libzmq's {@code check_socket_type}).
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "The Socket-Type Property"</a>
+ * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0), socket-type codes</a>
  */
 public enum ZmtpSocketType {
     PAIR(0x00),
@@ -21,7 +25,7 @@ public enum ZmtpSocketType {
     XPUB(0x09),
     XSUB(0x0A);
 
-    private static final ZmtpSocketType[] BY_CODE = values();
+    private static final ZmtpSocketType[] VALUES = values();
 
     private final int zmtp20Code;
     private final byte[] wireName;
@@ -83,7 +87,7 @@ public enum ZmtpSocketType {
             return null;
         }
         String s = new String(name, StandardCharsets.US_ASCII);
-        for (ZmtpSocketType type : BY_CODE) {
+        for (ZmtpSocketType type : VALUES) {
             if (type.name().equals(s)) {
                 return type;
             }
@@ -91,9 +95,37 @@ public enum ZmtpSocketType {
         return null;
     }
 
-    /** The type with the given ZMTP 2.0 code, or {@code null}. */
+    /**
+     * The type with the given ZMTP 2.0 code, or {@code null}: the rfc 15 table (00 PAIR to 08 PUSH; rfc 15 calls
+     * DEALER and ROUTER XREQ and XREP), plus libzmq's 09 XPUB and 0A XSUB.
+     */
     public static ZmtpSocketType fromZmtp20Code(int code) {
-        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+        switch (code) {
+            case 0x00:
+                return PAIR;
+            case 0x01:
+                return PUB;
+            case 0x02:
+                return SUB;
+            case 0x03:
+                return REQ;
+            case 0x04:
+                return REP;
+            case 0x05:
+                return DEALER;
+            case 0x06:
+                return ROUTER;
+            case 0x07:
+                return PULL;
+            case 0x08:
+                return PUSH;
+            case 0x09:
+                return XPUB;
+            case 0x0A:
+                return XSUB;
+            default:
+                return null;
+        }
     }
 
     /** Parses a user-supplied name, case-insensitively. */

@@ -2,6 +2,11 @@ package io.zmtp.codec;
 
 /**
  * A ZMTP protocol revision that a connection can negotiate.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/13/">13/ZMTP (ZMTP 1.0)</a>
  */
 public enum ZmtpVersion {
     /** rfc 13: length-first frames, identity as the first frame, no socket type. */

@@ -5,7 +5,12 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Frame headers in the layouts each ZMTP version uses. Shared by the handshake, the frame decoder and the writer.
+ * Writes frame headers in the layouts each ZMTP version uses, and reads and writes command bodies. Shared by the
+ * handshake, the frame decoder and the frame sink; {@link FrameHeader} reads headers.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Framing" and "Commands"</a>
+ * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/13/">13/ZMTP (ZMTP 1.0)</a>
  */
 final class ZmtpWire {
     private ZmtpWire() {
@@ -38,23 +43,6 @@ final class ZmtpWire {
             out.writeByte(flags | ZmtpConstants.FLAG_LONG);
             out.writeLong(size);
         }
-    }
-
-    /**
-     * Header length (2 or 10) of the ZMTP 1.0 frame at the reader index, or 0 if the header hasn't fully arrived.
-     */
-    static int header10Length(ByteBuf in) {
-        if (!in.isReadable()) {
-            return 0;
-        }
-        int headerLength = in.getUnsignedByte(in.readerIndex()) == 0xFF ? 10 : 2;
-        return in.readableBytes() < headerLength ? 0 : headerLength;
-    }
-
-    /** The length field (flags byte included) of the ZMTP 1.0 frame whose header is {@code headerLength} bytes. */
-    static long length10(ByteBuf in, int headerLength) {
-        int r = in.readerIndex();
-        return headerLength == 10 ? in.getLong(r + 1) : in.getUnsignedByte(r);
     }
 
     /** Bytes a command takes on the wire (3.x framing). */

@@ -14,6 +14,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +39,7 @@ class ReadmeUsageTest {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(routerConfig));
+                            ch.pipeline().addLast(new ZmtpHandshakeHandler(routerConfig));
                             ch.pipeline().addLast(new SimpleChannelInboundHandler<ZmtpMessage>() {
                                 @Override
                                 protected void channelRead0(ChannelHandlerContext ctx, ZmtpMessage msg) {
@@ -54,7 +55,7 @@ class ReadmeUsageTest {
             BlockingQueue<Object> events = new ArrayBlockingQueue<>(16);
             // README: client
             ZmtpConfig dealerConfig = ZmtpConfig.builder(ZmtpSocketType.DEALER)
-                    .identity("client-1".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                    .identity("client-1".getBytes(StandardCharsets.US_ASCII))
                     .build();
             Channel client = new Bootstrap()
                     .group(group)
@@ -62,12 +63,12 @@ class ReadmeUsageTest {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(dealerConfig));
+                            ch.pipeline().addLast(new ZmtpHandshakeHandler(dealerConfig));
                             ch.pipeline().addLast(new SimpleChannelInboundHandler<ZmtpMessage>() {
                                 @Override
                                 public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-                                    if (evt instanceof ZmtpHandshakeSuccess) {
-                                        ZmtpHandshakeSuccess hs = (ZmtpHandshakeSuccess) evt;
+                                    if (evt instanceof ZmtpHandshakeSuccessEvent) {
+                                        ZmtpHandshakeSuccessEvent hs = (ZmtpHandshakeSuccessEvent) evt;
                                         // e.g. ZMTP/3.1, ROUTER, the peer's address and metadata
                                         events.add(hs.version() + " " + hs.peerSocketType());
                                     }

@@ -17,13 +17,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * One side of a connection in an {@link EmbeddedChannel}: a {@link ZmtpHandler} followed by a recorder that keeps
- * everything reaching the application (messages, commands, user events, in order) and every exception that would
- * otherwise reach the pipeline's tail. Time is frozen; {@link #advance} moves it. Close releases what was recorded.
+ * One side of a connection in an {@link EmbeddedChannel}: a {@link ZmtpHandshakeHandler} followed by a recorder that
+ * keeps everything reaching the application (messages, commands, user events, in order) and every exception that
+ * would otherwise reach the pipeline's tail. Time is frozen; {@link #advance} moves it. Close releases what was recorded.
  */
 final class TestPeer implements AutoCloseable {
     final EmbeddedChannel channel;
-    final ZmtpHandler handler;
+    final ZmtpHandshakeHandler handler;
     /** Messages, commands and user events in the order the application saw them. */
     final List<Object> inbound = new ArrayList<>();
     final List<Throwable> exceptions = new ArrayList<>();
@@ -31,7 +31,7 @@ final class TestPeer implements AutoCloseable {
     TestPeer(ZmtpConfig config) {
         channel = new EmbeddedChannel();
         channel.freezeTime();
-        handler = new ZmtpHandler(config);
+        handler = new ZmtpHandshakeHandler(config);
         channel.pipeline().addLast("zmtp", handler);
         channel.pipeline().addLast("recorder", new Recorder());
     }
@@ -107,24 +107,24 @@ final class TestPeer implements AutoCloseable {
         return inbound.stream().filter(type::isInstance).map(type::cast).collect(Collectors.toList());
     }
 
-    ZmtpHandshakeSuccess success() {
-        List<ZmtpHandshakeSuccess> s = inbound(ZmtpHandshakeSuccess.class);
+    ZmtpHandshakeSuccessEvent success() {
+        List<ZmtpHandshakeSuccessEvent> s = inbound(ZmtpHandshakeSuccessEvent.class);
         if (s.size() != 1) {
             throw new AssertionError("expected one handshake success, got: " + log());
         }
         return s.get(0);
     }
 
-    ZmtpHandshakeFailure failure() {
-        List<ZmtpHandshakeFailure> f = inbound(ZmtpHandshakeFailure.class);
+    ZmtpHandshakeFailureEvent failure() {
+        List<ZmtpHandshakeFailureEvent> f = inbound(ZmtpHandshakeFailureEvent.class);
         if (f.size() != 1) {
             throw new AssertionError("expected one handshake failure, got: " + log());
         }
         return f.get(0);
     }
 
-    ZmtpProtocolError protocolError() {
-        List<ZmtpProtocolError> f = inbound(ZmtpProtocolError.class);
+    ZmtpProtocolErrorEvent protocolError() {
+        List<ZmtpProtocolErrorEvent> f = inbound(ZmtpProtocolErrorEvent.class);
         if (f.size() != 1) {
             throw new AssertionError("expected one protocol error, got: " + log());
         }
@@ -149,15 +149,15 @@ final class TestPeer implements AutoCloseable {
             ZmtpCommand c = (ZmtpCommand) o;
             return "cmd " + c.name() + " " + ByteBufUtil.hexDump(c.content());
         }
-        if (o instanceof ZmtpHandshakeSuccess) {
-            ZmtpHandshakeSuccess s = (ZmtpHandshakeSuccess) o;
+        if (o instanceof ZmtpHandshakeSuccessEvent) {
+            ZmtpHandshakeSuccessEvent s = (ZmtpHandshakeSuccessEvent) o;
             return "success " + s.version() + " " + s.mechanism() + " " + s.peerMetadata();
         }
-        if (o instanceof ZmtpHandshakeFailure) {
-            return "failure " + ((ZmtpHandshakeFailure) o).reason();
+        if (o instanceof ZmtpHandshakeFailureEvent) {
+            return "failure " + ((ZmtpHandshakeFailureEvent) o).reason();
         }
-        if (o instanceof ZmtpProtocolError) {
-            return "protocol-error " + ((ZmtpProtocolError) o).cause().getClass().getSimpleName();
+        if (o instanceof ZmtpProtocolErrorEvent) {
+            return "protocol-error " + ((ZmtpProtocolErrorEvent) o).cause().getClass().getSimpleName();
         }
         return String.valueOf(o);
     }

@@ -5,6 +5,7 @@ import io.zmtp.testkit.ZmtpVector.Direction;
 import io.zmtp.testkit.ZmtpVectors;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -20,12 +21,12 @@ final class VectorSupport {
         final String output;
         final List<String> log;
         final boolean open;
-        final ZmtpHandshakeSuccess success;
-        final ZmtpHandshakeFailure failure;
+        final ZmtpHandshakeSuccessEvent success;
+        final ZmtpHandshakeFailureEvent failure;
         final byte[] outputBytes;
 
-        Outcome(byte[] output, List<String> log, boolean open, ZmtpHandshakeSuccess success,
-                ZmtpHandshakeFailure failure) {
+        Outcome(byte[] output, List<String> log, boolean open, ZmtpHandshakeSuccessEvent success,
+                ZmtpHandshakeFailureEvent failure) {
             this.outputBytes = output;
             this.output = Wire.hex(output);
             this.log = log;
@@ -41,8 +42,8 @@ final class VectorSupport {
                 peer.feed(chunk);
             }
             after.accept(peer);
-            List<ZmtpHandshakeSuccess> s = peer.inbound(ZmtpHandshakeSuccess.class);
-            List<ZmtpHandshakeFailure> f = peer.inbound(ZmtpHandshakeFailure.class);
+            List<ZmtpHandshakeSuccessEvent> s = peer.inbound(ZmtpHandshakeSuccessEvent.class);
+            List<ZmtpHandshakeFailureEvent> f = peer.inbound(ZmtpHandshakeFailureEvent.class);
             assertThat(s.size() + f.size()).as("handshake outcomes %s", peer.log()).isLessThanOrEqualTo(1);
             return new Outcome(peer.outbound(), peer.log(), peer.channel.isOpen(), s.isEmpty() ? null : s.get(0),
                     f.isEmpty() ? null : f.get(0));
@@ -61,8 +62,8 @@ final class VectorSupport {
         }
         assertSameOutcome(whole, run(config, single, after), "one byte at a time");
         for (int i = 1; i < input.length; i++) {
-            byte[] head = java.util.Arrays.copyOfRange(input, 0, i);
-            byte[] tail = java.util.Arrays.copyOfRange(input, i, input.length);
+            byte[] head = Arrays.copyOfRange(input, 0, i);
+            byte[] tail = Arrays.copyOfRange(input, i, input.length);
             assertSameOutcome(whole, run(config, List.of(head, tail), after), "split at " + i);
         }
         return whole;

@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 
+import io.netty.buffer.Unpooled;
+
 import static io.zmtp.codec.Wire.ascii;
 import static io.zmtp.codec.Wire.command;
 import static io.zmtp.codec.Wire.concat;
@@ -24,8 +26,8 @@ import static io.zmtp.codec.ZmtpSocketType.DEALER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Hostile or broken peers: the connection closes with a {@link ZmtpHandshakeFailure} (during the handshake) or a
- * {@link ZmtpProtocolError} (after it); no exception reaches the application ({@link TestPeer#close} checks) and
+ * Hostile or broken peers: the connection closes with a {@link ZmtpHandshakeFailureEvent} (during the handshake) or a
+ * {@link ZmtpProtocolErrorEvent} (after it); no exception reaches the application ({@link TestPeer#close} checks) and
  * nothing leaks (LeakCheckExtension checks).
  */
 class ZmtpBadInputTest {
@@ -39,8 +41,8 @@ class ZmtpBadInputTest {
         return new TestPeer(ZmtpConfig.builder(DEALER).build());
     }
 
-    private static ZmtpHandshakeFailure assertHandshakeFailed(TestPeer p, ZmtpHandshakeFailureReason reason) {
-        ZmtpHandshakeFailure f = p.failure();
+    private static ZmtpHandshakeFailureEvent assertHandshakeFailed(TestPeer p, ZmtpHandshakeFailureReason reason) {
+        ZmtpHandshakeFailureEvent f = p.failure();
         assertThat(f.reason()).as("failure %s", f).isEqualTo(reason);
         assertThat(p.channel.isOpen()).isFalse();
         assertThat(p.inbound).containsExactly(f);
@@ -49,8 +51,8 @@ class ZmtpBadInputTest {
     }
 
     /** Asserts the channel closed after the handshake with a protocol error, having delivered nothing else. */
-    private static ZmtpProtocolError assertProtocolError(TestPeer p, Class<? extends Throwable> cause) {
-        ZmtpProtocolError e = p.protocolError();
+    private static ZmtpProtocolErrorEvent assertProtocolError(TestPeer p, Class<? extends Throwable> cause) {
+        ZmtpProtocolErrorEvent e = p.protocolError();
         assertThat(e.cause()).isInstanceOf(cause);
         assertThat(p.channel.isOpen()).isFalse();
         assertThat(p.inbound).containsExactly(e);
@@ -98,7 +100,7 @@ class ZmtpBadInputTest {
     void shouldFailOnMechanismMismatchWithoutSendingError() {
         try (TestPeer p = dealer()) {
             p.feed(greeting(0, 1, "PLAIN", false));
-            ZmtpHandshakeFailure f = assertHandshakeFailed(p, MECHANISM_MISMATCH);
+            ZmtpHandshakeFailureEvent f = assertHandshakeFailed(p, MECHANISM_MISMATCH);
             assertThat(f.message()).contains("PLAIN");
             // Greeting only: like libzmq, no ERROR and no READY.
             assertThat(p.outbound()).isEqualTo(libzmqGreeting(0));
@@ -109,7 +111,7 @@ class ZmtpBadInputTest {
     void shouldSendErrorThenCloseOnIncompatibleSocketType() {
         try (TestPeer p = dealer()) {
             p.feed(rawGreeting(1), ready("Socket-Type", "PUB"));
-            ZmtpHandshakeFailure f = assertHandshakeFailed(p, INCOMPATIBLE_SOCKET_TYPE);
+            ZmtpHandshakeFailureEvent f = assertHandshakeFailed(p, INCOMPATIBLE_SOCKET_TYPE);
             assertThat(f.message()).contains("PUB");
             byte[] written = p.outbound();
             assertThat(written).startsWith(OUR_GREETING_AND_READY);
@@ -220,7 +222,7 @@ class ZmtpBadInputTest {
     void shouldReportPeerErrorDuringHandshakeWithItsReason() {
         try (TestPeer p = dealer()) {
             p.feed(rawGreeting(1), Wire.error("400"));
-            ZmtpHandshakeFailure f = assertHandshakeFailed(p, PEER_ERROR);
+            ZmtpHandshakeFailureEvent f = assertHandshakeFailed(p, PEER_ERROR);
             assertThat(f.message()).endsWith("400");
             // No ERROR in reply to an ERROR.
             assertThat(p.outbound()).isEqualTo(OUR_GREETING_AND_READY);
@@ -423,7 +425,7 @@ class ZmtpBadInputTest {
     @Test
     void shouldIgnoreBytesAfterProtocolError() {
         try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
-            p.channel.writeInbound(io.netty.buffer.Unpooled.wrappedBuffer(
+            p.channel.writeInbound(Unpooled.wrappedBuffer(
                     concat(hex("08 00"), frame(0, ascii("late")))));
             assertProtocolError(p, ZmtpCodecException.class);
         }

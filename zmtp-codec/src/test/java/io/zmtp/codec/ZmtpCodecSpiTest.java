@@ -16,7 +16,7 @@ import static io.zmtp.codec.Wire.message;
 import static io.zmtp.codec.ZmtpSocketType.DEALER;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Application types read and written without ZmtpMessage, through ZmtpMessageDecoder and ZmtpMessageEncoder. */
+/** Application types read and written without ZmtpMessage, through ZmtpMessageReader and ZmtpMessageWriter. */
 class ZmtpCodecSpiTest {
 
     /** An application type: a stock quote, sent as [symbol, 8-byte price]. */
@@ -30,19 +30,19 @@ class ZmtpCodecSpiTest {
         }
     }
 
-    static final class QuoteEncoder implements ZmtpMessageEncoder<Quote> {
+    static final class QuoteWriter implements ZmtpMessageWriter<Quote> {
         @Override
         public Class<Quote> messageType() {
             return Quote.class;
         }
 
         @Override
-        public void encode(Quote q, ZmtpFrameWriter writer) {
-            writer.writeFrame(ascii(q.symbol), true);
+        public void writeMessage(Quote q, ZmtpFrameSink frames) {
+            frames.writeFrame(ascii(q.symbol), true);
             if (q.price < 0) {
                 throw new IllegalArgumentException("negative price");
             }
-            writer.beginFrame(8, false).writeLong(q.price);
+            frames.beginFrame(8, false).writeLong(q.price);
         }
 
         @Override
@@ -52,12 +52,12 @@ class ZmtpCodecSpiTest {
     }
 
     /** Reads each message as a list of strings, straight from the frames. */
-    static final class StringListDecoder implements ZmtpMessageDecoder {
+    static final class StringListReader implements ZmtpMessageReader {
         private List<String> frames = new ArrayList<>();
         int discarded;
 
         @Override
-        public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
+        public void readFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
             frames.add(in.readCharSequence(length, StandardCharsets.UTF_8).toString());
             if (!more) {
                 out.add(frames);
@@ -74,7 +74,7 @@ class ZmtpCodecSpiTest {
 
     @Test
     void shouldWriteApplicationTypeThroughCustomEncoder() {
-        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageEncoder(new QuoteEncoder()).build();
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageWriter(new QuoteWriter()).build();
         try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
             assertThat(p.write(new Quote("ACME", 0x0102030405060708L)).isSuccess()).isTrue();
             p.write(ZmtpMessage.of("plain")); // ZmtpMessages still work
@@ -85,7 +85,7 @@ class ZmtpCodecSpiTest {
 
     @Test
     void shouldFailOnlyTheWriteWhoseEncodingThrowsAndKeepTheBatch() {
-        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageEncoder(new QuoteEncoder()).build();
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageWriter(new QuoteWriter()).build();
         try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
             ChannelFuture good = p.channel.write(new Quote("A", 1));
             ChannelFuture bad = p.channel.write(new Quote("B", -1));
@@ -102,7 +102,7 @@ class ZmtpCodecSpiTest {
 
     @Test
     void shouldReadApplicationTypeThroughCustomDecoder() {
-        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageDecoder(StringListDecoder::new).build();
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageReader(StringListReader::new).build();
         try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
             p.feed(concat(message(ascii("a"), ascii(""), ascii("ccc")), Wire.command("X", ascii("1")),
                     message(ascii("d"))));
@@ -115,8 +115,8 @@ class ZmtpCodecSpiTest {
 
     @Test
     void shouldDiscardPartialMessageOfCustomDecoderOnProtocolError() {
-        StringListDecoder decoder = new StringListDecoder();
-        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageDecoder(() -> decoder).build();
+        StringListReader decoder = new StringListReader();
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageReader(() -> decoder).build();
         try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
             p.feed(Wire.frame(1, ascii("part")), hex("08 00"));
             assertThat(p.protocolError()).isNotNull();
@@ -127,9 +127,9 @@ class ZmtpCodecSpiTest {
 
     @Test
     void shouldCloseWhenCustomDecoderConsumesWrongLength() {
-        ZmtpMessageDecoder sloppy = new ZmtpMessageDecoder() {
+        ZmtpMessageReader sloppy = new ZmtpMessageReader() {
             @Override
-            public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more,
+            public void readFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more,
                                     List<Object> out) {
                 in.skipBytes(Math.max(0, length - 1));
             }
@@ -138,7 +138,7 @@ class ZmtpCodecSpiTest {
             public void discard() {
             }
         };
-        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageDecoder(() -> sloppy).build();
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageReader(() -> sloppy).build();
         try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
             p.feed(message(ascii("abc")));
             assertThat(p.protocolError().cause()).isInstanceOf(ZmtpCodecException.class);

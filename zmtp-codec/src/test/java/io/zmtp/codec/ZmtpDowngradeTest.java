@@ -1,6 +1,8 @@
 package io.zmtp.codec;
 
 import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.DecoderException;
+import io.zmtp.codec.mechanism.NullMechanism;
 import io.zmtp.codec.mechanism.ZmtpMechanism;
 import io.zmtp.codec.mechanism.ZmtpMechanismFactory;
 import io.zmtp.testkit.ZmtpVector;
@@ -204,7 +206,7 @@ class ZmtpDowngradeTest {
                 p.feed(concat(hex("ff"), Wire.u64(length), hex("00")));
                 assertThat(p.channel.isOpen()).as("length %s", length).isFalse();
                 // Too large (TooLongFrameException), or a length with the top bit set read as invalid.
-                assertThat(p.protocolError().cause()).isInstanceOf(io.netty.handler.codec.DecoderException.class);
+                assertThat(p.protocolError().cause()).isInstanceOf(DecoderException.class);
                 assertThat(p.inbound(ZmtpMessage.class)).isEmpty();
             }
         }
@@ -304,7 +306,7 @@ class ZmtpDowngradeTest {
 
             @Override
             public ZmtpMechanism create(ZmtpMetadata localMetadata) {
-                ZmtpMechanism nul = new io.zmtp.codec.mechanism.NullMechanism(localMetadata);
+                ZmtpMechanism nul = new NullMechanism(localMetadata);
                 return new ZmtpMechanism() {
                     @Override
                     public String name() {
@@ -338,11 +340,11 @@ class ZmtpDowngradeTest {
                 };
             }
         };
-        assertThatThrownBy(() -> new ZmtpHandler(config(ZmtpSocketType.PUSH).mechanism(plain)
+        assertThatThrownBy(() -> new ZmtpHandshakeHandler(config(ZmtpSocketType.PUSH).mechanism(plain)
                 .onlyVersion(ZmtpVersion.ZMTP_10).build())).isInstanceOf(IllegalArgumentException.class);
         try (TestPeer p = new TestPeer(config(ZmtpSocketType.PUSH).mechanism(lazy).build())) {
             p.feed(raw("d1_downgrade_zmtp10"));
-            ZmtpHandshakeFailure f = p.failure();
+            ZmtpHandshakeFailureEvent f = p.failure();
             assertThat(f.reason()).isEqualTo(ZmtpHandshakeFailureReason.VERSION_REFUSED);
             assertThat(f.message()).contains("PLAIN");
             assertThat(p.outbound()).isEqualTo(Wire.signature(1));

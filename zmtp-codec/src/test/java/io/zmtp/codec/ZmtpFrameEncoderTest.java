@@ -1,6 +1,7 @@
 package io.zmtp.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -8,27 +9,29 @@ import io.netty.util.IllegalReferenceCountException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Batching in ZmtpFrameEncoder: messages written between flushes share a buffer; a failed one leaves the rest. */
 class ZmtpFrameEncoderTest {
 
     /** Writes one large frame, then fails: the failure comes after part of the message is in the batch. */
-    static final class FailingAfterLargeFrame implements ZmtpMessageEncoder<String> {
+    static final class FailingAfterLargeFrame implements ZmtpMessageWriter<String> {
         @Override
         public Class<String> messageType() {
             return String.class;
         }
 
         @Override
-        public void encode(String message, ZmtpFrameWriter writer) {
-            writer.writeFrame(Unpooled.wrappedBuffer(new byte[OutboundFrameWriter.ZERO_COPY_THRESHOLD]), true);
+        public void writeMessage(String message, ZmtpFrameSink writer) {
+            writer.writeFrame(Unpooled.wrappedBuffer(new byte[BatchingFrameSink.ZERO_COPY_THRESHOLD]), true);
             throw new IllegalStateException(message);
         }
     }
 
     /** Fails before anything is written: its estimate throws, so the writer never begins the message. */
-    static final class FailingEstimate implements ZmtpMessageEncoder<Integer> {
+    static final class FailingEstimate implements ZmtpMessageWriter<Integer> {
         @Override
         public Class<Integer> messageType() {
             return Integer.class;
@@ -40,7 +43,7 @@ class ZmtpFrameEncoderTest {
         }
 
         @Override
-        public void encode(Integer message, ZmtpFrameWriter writer) {
+        public void writeMessage(Integer message, ZmtpFrameSink writer) {
             throw new AssertionError("not reached");
         }
     }
@@ -62,7 +65,7 @@ class ZmtpFrameEncoderTest {
         for (Object o; (o = ch.readOutbound()) != null; ) {
             ByteBuf b = (ByteBuf) o;
             try {
-                sb.append(io.netty.buffer.ByteBufUtil.hexDump(b));
+                sb.append(ByteBufUtil.hexDump(b));
             } finally {
                 b.release();
             }
@@ -77,7 +80,7 @@ class ZmtpFrameEncoderTest {
     }
 
     private static String hexOf(byte[] bytes) {
-        return io.netty.buffer.ByteBufUtil.hexDump(bytes);
+        return ByteBufUtil.hexDump(bytes);
     }
 
     @Test
@@ -104,8 +107,8 @@ class ZmtpFrameEncoderTest {
 
     @Test
     void shouldSendEarlierMessagesWithLargeFramesWholeAroundAFailedWrite() {
-        byte[] large = new byte[OutboundFrameWriter.ZERO_COPY_THRESHOLD];
-        java.util.Arrays.fill(large, (byte) 'L');
+        byte[] large = new byte[BatchingFrameSink.ZERO_COPY_THRESHOLD];
+        Arrays.fill(large, (byte) 'L');
         ChannelFuture a = channel.write(ZmtpMessage.wrap(Unpooled.copiedBuffer(new byte[] {'a'}),
                 Unpooled.copiedBuffer(large)));
         ChannelFuture b = channel.write(released());
@@ -144,7 +147,7 @@ class ZmtpFrameEncoderTest {
         channel.flush();
         ByteBuf out = channel.readOutbound();
         try {
-            assertThat(io.netty.buffer.ByteBufUtil.hexDump(out)).isEqualTo("000161" + "00026263");
+            assertThat(ByteBufUtil.hexDump(out)).isEqualTo("000161" + "00026263");
         } finally {
             out.release();
         }
@@ -161,7 +164,7 @@ class ZmtpFrameEncoderTest {
         assertThat(failed.cause()).isInstanceOf(IllegalStateException.class).hasMessage("boom");
         ByteBuf out = channel.readOutbound();
         try {
-            assertThat(io.netty.buffer.ByteBufUtil.hexDump(out)).isEqualTo("000161");
+            assertThat(ByteBufUtil.hexDump(out)).isEqualTo("000161");
         } finally {
             out.release();
         }

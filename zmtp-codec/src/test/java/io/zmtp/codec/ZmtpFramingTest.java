@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.util.IllegalReferenceCountException;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;
@@ -174,7 +175,7 @@ class ZmtpFramingTest {
         try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
             ZmtpMessage gone = ZmtpMessage.of("x");
             gone.release();
-            assertThat(p.write(gone).cause()).isInstanceOf(io.netty.util.IllegalReferenceCountException.class);
+            assertThat(p.write(gone).cause()).isInstanceOf(IllegalReferenceCountException.class);
             assertThat(p.write(ZmtpMessage.of("y")).isSuccess()).isTrue();
             assertThat(p.outbound()).isEqualTo(hex("00 01 79"));
             assertThat(p.channel.isOpen()).isTrue();

@@ -1,5 +1,6 @@
 package io.zmtp.codec;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class ZmtpHandshakePipelineTest {
         try (TestPeer p = new TestPeer(ZmtpConfig.builder(DEALER).build())) {
             ChannelFuture one = p.write(ZmtpMessage.of("one"));
             ChannelFuture two = p.channel.write(ZmtpMessage.of("two", "2"));
-            ChannelFuture sub = p.write(ZmtpCommand.subscribe(io.netty.buffer.Unpooled.copiedBuffer(ascii("t"))));
+            ChannelFuture sub = p.write(ZmtpCommand.subscribe(Unpooled.copiedBuffer(ascii("t"))));
             p.feed(rawGreeting(1));
             // Held: only the greeting went out so far, and the writes are still pending.
             assertThat(p.outbound()).isEqualTo(concat(libzmqGreeting(0), ready("Socket-Type", "DEALER",
@@ -51,17 +52,19 @@ class ZmtpHandshakePipelineTest {
     @Test
     void shouldInstallFrameHandlersAndRemoveItselfAfterHandshake() {
         try (TestPeer p = new TestPeer(ZmtpConfig.builder(DEALER).build())) {
-            assertThat(p.channel.pipeline().get(ZmtpHandler.class)).isSameAs(p.handler);
+            assertThat(p.channel.pipeline().get(ZmtpHandshakeHandler.class)).isSameAs(p.handler);
             p.feed(rawGreeting(1), ready("Socket-Type", "ROUTER"));
 
             List<String> names = p.channel.pipeline().names();
-            assertThat(names).containsSubsequence(ZmtpHandler.ENCODER_NAME, ZmtpHandler.DECODER_NAME,
-                    ZmtpHandler.HEARTBEAT_NAME, "recorder");
+            assertThat(names).containsSubsequence(ZmtpHandshakeHandler.ENCODER_NAME, ZmtpHandshakeHandler.DECODER_NAME,
+                    ZmtpHandshakeHandler.HEARTBEAT_NAME, "recorder");
             assertThat(names).doesNotContain("zmtp");
-            assertThat(p.channel.pipeline().get(ZmtpHandler.class)).isNull();
-            assertThat(p.channel.pipeline().get(ZmtpHandler.ENCODER_NAME)).isInstanceOf(ZmtpFrameEncoder.class);
-            assertThat(p.channel.pipeline().get(ZmtpHandler.DECODER_NAME)).isInstanceOf(ZmtpFrameDecoder.class);
-            assertThat(p.channel.pipeline().get(ZmtpHandler.HEARTBEAT_NAME))
+            assertThat(p.channel.pipeline().get(ZmtpHandshakeHandler.class)).isNull();
+            assertThat(p.channel.pipeline().get(ZmtpHandshakeHandler.ENCODER_NAME))
+                    .isInstanceOf(ZmtpFrameEncoder.class);
+            assertThat(p.channel.pipeline().get(ZmtpHandshakeHandler.DECODER_NAME))
+                    .isInstanceOf(ZmtpFrameDecoder.class);
+            assertThat(p.channel.pipeline().get(ZmtpHandshakeHandler.HEARTBEAT_NAME))
                     .isInstanceOf(ZmtpHeartbeatHandler.class);
             assertThat(p.handler.handshakeFuture().toCompletableFuture().join()).isSameAs(p.success());
         }

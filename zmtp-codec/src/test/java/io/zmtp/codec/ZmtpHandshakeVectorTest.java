@@ -1,10 +1,13 @@
 package io.zmtp.codec;
 
+import io.netty.buffer.Unpooled;
 import io.zmtp.testkit.ZmtpVector;
 import io.zmtp.testkit.ZmtpVector.Direction;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 
 import static io.zmtp.codec.VectorSupport.blocks;
@@ -74,7 +77,7 @@ class ZmtpHandshakeVectorTest {
     void shouldStageGreetingLikeLibzmqWhenReplayingVectorA() {
         List<ZmtpVector> blocks = load("a_req_null_handshake");
         try (TestPeer rep = new TestPeer(config(ZmtpSocketType.REP))) {
-            java.util.Deque<byte[]> written = new java.util.ArrayDeque<>(rep.outboundChunks());
+            Deque<byte[]> written = new ArrayDeque<>(rep.outboundChunks());
             boolean first = true;
             // Up to both READYs: each raw-peer block must be exactly one write of ours, in the same order (the raw
             // peer held its stages back; we send the signature at once, like libzmq, and the rest as libzmq does).
@@ -254,8 +257,8 @@ class ZmtpHandshakeVectorTest {
     void shouldWriteSubscribeAndCancelAsCommandsToZmtp31Peer() {
         byte[] input = concat(raw("e_sub_subscribe_zmtp31"), ready("Socket-Type", "PUB"));
         VectorSupport.Outcome o = feedAllWays(config(ZmtpSocketType.SUB), input, p -> {
-            p.write(ZmtpCommand.subscribe(io.netty.buffer.Unpooled.copiedBuffer(ascii("abc"))));
-            p.write(ZmtpCommand.cancel(io.netty.buffer.Unpooled.copiedBuffer(ascii("abc"))));
+            p.write(ZmtpCommand.subscribe(Unpooled.copiedBuffer(ascii("abc"))));
+            p.write(ZmtpCommand.cancel(Unpooled.copiedBuffer(ascii("abc"))));
             p.write(ZmtpMessage.ofBytes(Wire.hex("0178797a")));
         });
 
@@ -269,8 +272,8 @@ class ZmtpHandshakeVectorTest {
     void shouldWriteSubscribeAndCancelAsMessagesToZmtp30Peer() {
         byte[] input = concat(raw("e2_sub_subscribe_zmtp30"), ready("Socket-Type", "PUB"));
         VectorSupport.Outcome o = feedAllWays(config(ZmtpSocketType.SUB), input, p -> {
-            p.write(ZmtpCommand.subscribe(io.netty.buffer.Unpooled.copiedBuffer(ascii("abc"))));
-            p.write(ZmtpCommand.cancel(io.netty.buffer.Unpooled.copiedBuffer(ascii("abc"))));
+            p.write(ZmtpCommand.subscribe(Unpooled.copiedBuffer(ascii("abc"))));
+            p.write(ZmtpCommand.cancel(Unpooled.copiedBuffer(ascii("abc"))));
             p.write(ZmtpMessage.ofBytes(Wire.hex("0178797a")));
         });
 

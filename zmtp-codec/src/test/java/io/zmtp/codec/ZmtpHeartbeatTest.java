@@ -140,7 +140,7 @@ class ZmtpHeartbeatTest {
             assertThat(p.channel.isOpen()).isTrue();
             p.advance(500);
             assertThat(p.channel.isOpen()).isFalse();
-            assertThat(p.inbound(ZmtpProtocolError.class)).hasSize(1);
+            assertThat(p.inbound(ZmtpProtocolErrorEvent.class)).hasSize(1);
         }
     }
 

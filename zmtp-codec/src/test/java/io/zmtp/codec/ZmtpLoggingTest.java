@@ -41,7 +41,7 @@ class ZmtpLoggingTest {
         public void close() {
         }
     };
-    private final Logger[] loggers = {Logger.getLogger(ZmtpHandler.class.getName()),
+    private final Logger[] loggers = {Logger.getLogger(ZmtpHandshakeHandler.class.getName()),
         Logger.getLogger(ZmtpFrameDecoder.class.getName())};
     private final Level[] levels = new Level[loggers.length];
 
@@ -53,7 +53,7 @@ class ZmtpLoggingTest {
             loggers[i].setLevel(Level.ALL);
             loggers[i].addHandler(capture);
         }
-        ZmtpHandler.WARNINGS.reset();
+        ZmtpHandshakeHandler.WARNINGS.reset();
         ZmtpFrameDecoder.WARNINGS.reset();
     }
 
@@ -81,7 +81,7 @@ class ZmtpLoggingTest {
                 assertThat(p.failure().reason()).isEqualTo(ZmtpHandshakeFailureReason.CONNECTION_CLOSED);
             }
         }
-        assertThat(levels(ZmtpHandler.class)).containsExactly(Level.FINE, Level.FINE, Level.FINE);
+        assertThat(levels(ZmtpHandshakeHandler.class)).containsExactly(Level.FINE, Level.FINE, Level.FINE);
     }
 
     @Test
@@ -90,7 +90,7 @@ class ZmtpLoggingTest {
             p.advance(100);
             assertThat(p.failure().reason()).isEqualTo(ZmtpHandshakeFailureReason.TIMEOUT);
         }
-        assertThat(levels(ZmtpHandler.class)).containsExactly(Level.FINE);
+        assertThat(levels(ZmtpHandshakeHandler.class)).containsExactly(Level.FINE);
     }
 
     @Test
@@ -101,7 +101,8 @@ class ZmtpLoggingTest {
                 assertThat(p.failure().reason()).isEqualTo(ZmtpHandshakeFailureReason.INCOMPATIBLE_SOCKET_TYPE);
             }
         }
-        assertThat(levels(ZmtpHandler.class)).containsExactly(Level.WARNING, Level.FINE, Level.FINE, Level.FINE, Level.FINE);
+        assertThat(levels(ZmtpHandshakeHandler.class))
+                .containsExactly(Level.WARNING, Level.FINE, Level.FINE, Level.FINE, Level.FINE);
         assertThat(records.get(0).getMessage()).contains("INCOMPATIBLE_SOCKET_TYPE");
     }
 

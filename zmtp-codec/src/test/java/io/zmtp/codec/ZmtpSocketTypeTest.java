@@ -72,6 +72,23 @@ class ZmtpSocketTypeTest {
         assertThat(ZmtpSocketType.fromZmtp20Code(0xFF)).isNull();
     }
 
+    /** The lookup is a table of its own, not the enum's declaration order: every byte maps as the codes say. */
+    @Test
+    void shouldMapEveryZmtp20CodeToTheTypeCarryingIt() {
+        for (int code = 0; code <= 0xFF; code++) {
+            ZmtpSocketType carrying = null;
+            for (ZmtpSocketType t : ZmtpSocketType.values()) {
+                if (t.zmtp20Code() == code) {
+                    assertThat(carrying).as("two types with code 0x%02x", code).isNull();
+                    carrying = t;
+                }
+            }
+            assertThat(ZmtpSocketType.fromZmtp20Code(code)).as("code 0x%02x", code).isEqualTo(carrying);
+        }
+        assertThat(ZmtpSocketType.fromZmtp20Code(Integer.MIN_VALUE)).isNull();
+        assertThat(ZmtpSocketType.fromZmtp20Code(0x100)).isNull();
+    }
+
     @Test
     void shouldParseWireNamesExactlyAndUserNamesLeniently() {
         for (ZmtpSocketType t : ZmtpSocketType.values()) {

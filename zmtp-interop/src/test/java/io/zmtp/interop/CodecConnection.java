@@ -17,11 +17,11 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandler;
-import io.zmtp.codec.ZmtpHandshakeFailure;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeHandler;
+import io.zmtp.codec.ZmtpHandshakeFailureEvent;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
-import io.zmtp.codec.ZmtpProtocolError;
+import io.zmtp.codec.ZmtpProtocolErrorEvent;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -29,9 +29,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One connection of the codec under test (a {@link ZmtpHandler} on Netty 4.2, no socket semantics), seen from a
- * test thread: everything the pipeline delivers lands in a queue (messages copied to {@code byte[][]} and released
- * at once, so a test that fails half-way leaks nothing).
+ * One connection of the codec under test (a {@link ZmtpHandshakeHandler} on Netty 4.2, no socket semantics), seen
+ * from a test thread: everything the pipeline delivers lands in a queue (messages copied to {@code byte[][]} and
+ * released at once, so a test that fails half-way leaks nothing).
  */
 final class CodecConnection implements AutoCloseable {
     static final Duration TIMEOUT = Duration.ofSeconds(20);
@@ -62,7 +62,7 @@ final class CodecConnection implements AutoCloseable {
         return new CodecConnection(ch, events);
     }
 
-    /** A listening socket on 127.0.0.1 whose connections get a {@link ZmtpHandler} with {@code config}. */
+    /** A listening socket on 127.0.0.1 whose connections get a {@link ZmtpHandshakeHandler} with {@code config}. */
     static Server listen(EventLoopGroup group, ZmtpConfig config) {
         BlockingQueue<CodecConnection> accepted = new LinkedBlockingQueue<>();
         Channel server = new ServerBootstrap()
@@ -73,7 +73,7 @@ final class CodecConnection implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         BlockingQueue<Object> events = new LinkedBlockingQueue<>();
-                        ch.pipeline().addLast(new ZmtpHandler(config), new Collector(events));
+                        ch.pipeline().addLast(new ZmtpHandshakeHandler(config), new Collector(events));
                         accepted.add(new CodecConnection(ch, events));
                     }
                 })
@@ -87,24 +87,24 @@ final class CodecConnection implements AutoCloseable {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-                ch.pipeline().addLast(new ZmtpHandler(config), new Collector(events));
+                ch.pipeline().addLast(new ZmtpHandshakeHandler(config), new Collector(events));
             }
         };
     }
 
     /** The handshake's success event; fails the test if the handshake failed or did not finish in time. */
-    ZmtpHandshakeSuccess awaitHandshake() {
+    ZmtpHandshakeSuccessEvent awaitHandshake() {
         Object o = poll(TIMEOUT);
-        if (o instanceof ZmtpHandshakeSuccess success) {
+        if (o instanceof ZmtpHandshakeSuccessEvent success) {
             return success;
         }
         throw new AssertionError("expected a ZMTP handshake, got " + describe(o));
     }
 
     /** The handshake's failure event; fails the test if the handshake succeeded. */
-    ZmtpHandshakeFailure awaitHandshakeFailure() {
+    ZmtpHandshakeFailureEvent awaitHandshakeFailure() {
         Object o = poll(TIMEOUT);
-        if (o instanceof ZmtpHandshakeFailure failure) {
+        if (o instanceof ZmtpHandshakeFailureEvent failure) {
             return failure;
         }
         throw new AssertionError("expected the ZMTP handshake to fail, got " + describe(o));
@@ -244,8 +244,8 @@ final class CodecConnection implements AutoCloseable {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof ZmtpHandshakeSuccess || evt instanceof ZmtpHandshakeFailure
-                    || evt instanceof ZmtpProtocolError) {
+            if (evt instanceof ZmtpHandshakeSuccessEvent || evt instanceof ZmtpHandshakeFailureEvent
+                    || evt instanceof ZmtpProtocolErrorEvent) {
                 events.add(evt);
             }
             ctx.fireUserEventTriggered(evt);

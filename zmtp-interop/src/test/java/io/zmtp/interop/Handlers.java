@@ -7,8 +7,8 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.zmtp.codec.ZmtpCommand;
-import io.zmtp.codec.ZmtpHandler;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeHandler;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import java.util.Arrays;
 import java.util.List;
@@ -39,7 +39,7 @@ final class Handlers {
         }
 
         @Override
-        protected void onHandshake(ChannelHandlerContext ctx, ZmtpHandshakeSuccess success) {
+        protected void onHandshake(ChannelHandlerContext ctx, ZmtpHandshakeSuccessEvent success) {
             sendMore(ctx);
         }
 
@@ -164,7 +164,7 @@ final class Handlers {
         }
 
         @Override
-        protected void onHandshake(ChannelHandlerContext ctx, ZmtpHandshakeSuccess success) {
+        protected void onHandshake(ChannelHandlerContext ctx, ZmtpHandshakeSuccessEvent success) {
             ctx.writeAndFlush(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(Payloads.TOPIC)))
                     .addListener(PeerHandler.failOnError(this, ctx));
         }
@@ -209,7 +209,7 @@ final class Handlers {
         }
 
         @Override
-        protected void onHandshake(ChannelHandlerContext ctx, ZmtpHandshakeSuccess success) {
+        protected void onHandshake(ChannelHandlerContext ctx, ZmtpHandshakeSuccessEvent success) {
             if (sniff) {
                 sniffer = HeartbeatSniffer.install(ctx);
             }
@@ -235,7 +235,7 @@ final class Handlers {
         }
 
         @Override
-        protected void onHandshake(ChannelHandlerContext ctx, ZmtpHandshakeSuccess success) {
+        protected void onHandshake(ChannelHandlerContext ctx, ZmtpHandshakeSuccessEvent success) {
             if (sniff) {
                 sniffer = HeartbeatSniffer.install(ctx);
             }
@@ -257,7 +257,7 @@ final class Handlers {
         /** Installs the sniffer in the pipeline of a connection whose handshake just succeeded. */
         static HeartbeatSniffer install(ChannelHandlerContext ctx) {
             HeartbeatSniffer sniffer = new HeartbeatSniffer();
-            ctx.pipeline().addAfter(ZmtpHandler.DECODER_NAME, NAME, sniffer);
+            ctx.pipeline().addAfter(ZmtpHandshakeHandler.DECODER_NAME, NAME, sniffer);
             return sniffer;
         }
 

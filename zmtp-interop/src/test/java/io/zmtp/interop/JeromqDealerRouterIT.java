@@ -5,7 +5,7 @@ import static io.zmtp.interop.Interop.SEED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.interop.Interop.JeroLink;
 import io.zmtp.interop.Interop.Side;
@@ -46,7 +46,7 @@ class JeromqDealerRouterIT {
                     SocketType.valueOf(theirs.name()),
                     JeroMq.echo(payloads, COUNT, theirs == ZmtpSocketType.ROUTER));
             try (JeroMq.Peer peer = link.peer()) {
-                ZmtpHandshakeSuccess handshake = Interop.await(checker.handshake, Interop.HANDSHAKE_WAIT,
+                ZmtpHandshakeSuccessEvent handshake = Interop.await(checker.handshake, Interop.HANDSHAKE_WAIT,
                         "handshake", Interop.context(checker, peer));
                 assertThat(handshake.peerSocketType()).isEqualTo(theirs);
                 Interop.await(checker.done, Interop.STREAM_WAIT, "echo of " + COUNT + " messages",

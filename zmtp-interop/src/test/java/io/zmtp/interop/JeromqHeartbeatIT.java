@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.Channel;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
-import io.zmtp.codec.ZmtpProtocolError;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
+import io.zmtp.codec.ZmtpProtocolErrorEvent;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import java.time.Duration;
@@ -42,7 +42,7 @@ class JeromqHeartbeatIT {
             try (SilenceableRelay relay = new SilenceableRelay(
                     Interop.await(peer.endpoint, Interop.HANDSHAKE_WAIT, "JeroMQ bind", () -> ""))) {
                 Channel channel = netty.connect(relay.endpoint(), config, ours);
-                ZmtpHandshakeSuccess handshake = Interop.await(ours.handshake, Interop.HANDSHAKE_WAIT, "handshake",
+                ZmtpHandshakeSuccessEvent handshake = Interop.await(ours.handshake, Interop.HANDSHAKE_WAIT, "handshake",
                         Interop.context(ours, peer));
                 assertThat(handshake.version()).isEqualTo(ZmtpVersion.ZMTP_30);
 
@@ -63,9 +63,9 @@ class JeromqHeartbeatIT {
                 boolean closed = channel.closeFuture().awaitUninterruptibly(WAIT.toMillis(), TimeUnit.MILLISECONDS);
                 assertThat(closed).as("our side closed the silent connection within " + WAIT + ", " + ours.sniffer
                         + Interop.context(ours, peer).get()).isTrue();
-                assertThat(ours.events).filteredOn(ZmtpProtocolError.class::isInstance)
+                assertThat(ours.events).filteredOn(ZmtpProtocolErrorEvent.class::isInstance)
                         .singleElement()
-                        .satisfies(e -> assertThat(((ZmtpProtocolError) e).cause())
+                        .satisfies(e -> assertThat(((ZmtpProtocolErrorEvent) e).cause())
                                 .hasMessageContaining("heartbeat expired"));
                 LOG.info("silent JeroMQ peer: {}, events {}", ours.sniffer, ours.events);
             } finally {

@@ -5,7 +5,7 @@ import static io.zmtp.interop.Interop.SEED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.interop.Interop.JeroLink;
@@ -35,7 +35,7 @@ class JeromqPubSubIT {
             JeroLink link = Interop.linkJeroMq(netty, side, ZmtpConfig.builder(ZmtpSocketType.SUB).build(),
                     subscriber, SocketType.PUB, JeroMq.publisher(payloads, COUNT, subscriber.warm::isDone));
             try (JeroMq.Peer peer = link.peer()) {
-                ZmtpHandshakeSuccess handshake = Interop.await(subscriber.handshake, Interop.HANDSHAKE_WAIT,
+                ZmtpHandshakeSuccessEvent handshake = Interop.await(subscriber.handshake, Interop.HANDSHAKE_WAIT,
                         "handshake", Interop.context(subscriber, peer));
                 assertThat(handshake.peerSocketType()).isEqualTo(ZmtpSocketType.PUB);
                 // JeroMQ 0.6.0 speaks ZMTP 3.0: our SUBSCRIBE command goes out as a 0x01-prefixed message.
@@ -62,7 +62,7 @@ class JeromqPubSubIT {
             JeroLink link = Interop.linkJeroMq(netty, side, ZmtpConfig.builder(ZmtpSocketType.PUB).build(),
                     publisher, SocketType.SUB, JeroMq.subscriber(payloads, COUNT));
             try (JeroMq.Peer peer = link.peer()) {
-                ZmtpHandshakeSuccess handshake = Interop.await(publisher.handshake, Interop.HANDSHAKE_WAIT,
+                ZmtpHandshakeSuccessEvent handshake = Interop.await(publisher.handshake, Interop.HANDSHAKE_WAIT,
                         "handshake", Interop.context(publisher, peer));
                 assertThat(handshake.peerSocketType()).isEqualTo(ZmtpSocketType.SUB);
                 assertThat(handshake.version()).isEqualTo(ZmtpVersion.ZMTP_30);

@@ -5,7 +5,7 @@ import static io.zmtp.interop.Interop.SEED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.interop.Interop.Link;
@@ -49,7 +49,7 @@ class LibzmqDealerRouterIT {
                     "echo_peer.py", theirs.name(), "{endpoint}", "{mode}", String.valueOf(COUNT),
                     String.valueOf(SEED));
             try (PyZmq.Peer peer = link.peer()) {
-                ZmtpHandshakeSuccess handshake = Interop.await(checker.handshake, Interop.HANDSHAKE_WAIT,
+                ZmtpHandshakeSuccessEvent handshake = Interop.await(checker.handshake, Interop.HANDSHAKE_WAIT,
                         "handshake", Interop.context(checker, peer));
                 assertThat(handshake.version()).isEqualTo(ZmtpVersion.ZMTP_31);
                 assertThat(handshake.peerSocketType()).isEqualTo(theirs);

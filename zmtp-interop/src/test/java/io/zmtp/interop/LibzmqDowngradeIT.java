@@ -10,7 +10,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoopGroup;
 import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import java.time.Duration;
@@ -67,7 +67,7 @@ class LibzmqDowngradeIT {
             ZmtpConfig config = ZmtpConfig.builder(ZmtpSocketType.DEALER).identity(ourId).onlyVersion(version)
                     .build();
             try (CodecConnection conn = CodecConnection.connect(group, port, config)) {
-                ZmtpHandshakeSuccess hs = conn.awaitHandshake();
+                ZmtpHandshakeSuccessEvent hs = conn.awaitHandshake();
                 assertThat(hs.version()).isEqualTo(version);
                 assertThat(hs.peerIdentity()).as("libzmq ROUTER's identity").isEqualTo(libzmqId);
                 assertThat(hs.peerSocketType()).isEqualTo(version == ZmtpVersion.ZMTP_20 ? ZmtpSocketType.ROUTER
@@ -107,7 +107,7 @@ class LibzmqDowngradeIT {
                 PyZmq.Peer dealer = PyZmq.start("downgrade_dealer.py", "tcp://127.0.0.1:" + server.port(),
                         String.valueOf(COUNT), String.valueOf(seed), hexOrDash(libzmqId));
                 CodecConnection conn = server.accept()) {
-            ZmtpHandshakeSuccess hs = conn.awaitHandshake();
+            ZmtpHandshakeSuccessEvent hs = conn.awaitHandshake();
             assertThat(hs.version()).isEqualTo(version);
             assertThat(hs.peerIdentity()).as("libzmq DEALER's identity").isEqualTo(libzmqId);
             assertThat(hs.peerSocketType()).isEqualTo(version == ZmtpVersion.ZMTP_20 ? ZmtpSocketType.DEALER
@@ -136,7 +136,7 @@ class LibzmqDowngradeIT {
             int port = port(pub.readLine());
             ZmtpConfig config = ZmtpConfig.builder(ZmtpSocketType.SUB).onlyVersion(version).build();
             try (CodecConnection conn = CodecConnection.connect(group, port, config)) {
-                ZmtpHandshakeSuccess hs = conn.awaitHandshake();
+                ZmtpHandshakeSuccessEvent hs = conn.awaitHandshake();
                 assertThat(hs.version()).isEqualTo(version);
                 // libzmq announces its own XPUB code (09) to a 2.0 peer, not PUB's as rfc 15 suggests.
                 assertThat(hs.peerSocketType()).isEqualTo(v2 ? ZmtpSocketType.XPUB : null);
@@ -170,7 +170,7 @@ class LibzmqDowngradeIT {
             int port = port(pub.readLine());
             ZmtpConfig config = ZmtpConfig.builder(ZmtpSocketType.SUB).onlyVersion(version).build();
             try (CodecConnection conn = CodecConnection.connect(group, port, config)) {
-                ZmtpHandshakeSuccess hs = conn.awaitHandshake();
+                ZmtpHandshakeSuccessEvent hs = conn.awaitHandshake();
                 assertThat(hs.version()).isEqualTo(version);
                 assertThat(hs.peerSocketType()).isEqualTo(v2 ? ZmtpSocketType.PUB : null);
                 if (v2) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.Channel;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
-import io.zmtp.codec.ZmtpProtocolError;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
+import io.zmtp.codec.ZmtpProtocolErrorEvent;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.interop.Interop.Link;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * ZMTP 3.1 heartbeats against libzmq: we answer a libzmq peer's PINGs so it keeps the connection, libzmq answers
- * ours, and a peer that goes silent is closed by our timeout with a {@link ZmtpProtocolError}. Only generous
+ * ours, and a peer that goes silent is closed by our timeout with a {@link ZmtpProtocolErrorEvent}. Only generous
  * "within 10 s" waits: no assertion depends on exact timing.
  */
 class LibzmqHeartbeatIT {
@@ -44,7 +44,7 @@ class LibzmqHeartbeatIT {
             Link link = Interop.link(netty, Side.WE_BIND, config, echo, false,
                     "heartbeat_peer.py", "{endpoint}", "100", "1000", "300", "1500");
             try (PyZmq.Peer peer = link.peer()) {
-                ZmtpHandshakeSuccess handshake = Interop.await(echo.handshake, Interop.HANDSHAKE_WAIT, "handshake",
+                ZmtpHandshakeSuccessEvent handshake = Interop.await(echo.handshake, Interop.HANDSHAKE_WAIT, "handshake",
                         Interop.context(echo, peer));
                 assertThat(handshake.version()).isEqualTo(ZmtpVersion.ZMTP_31);
 
@@ -69,7 +69,7 @@ class LibzmqHeartbeatIT {
     /**
      * Our DEALER (PING every 100 ms, 300 ms timeout) against a hand-made ZMTP 3.1 peer on a raw socket that
      * completes the greeting and READY and then never sends another byte: our side closes the connection and fires
-     * a ZmtpProtocolError; the peer saw our PINGs and the close.
+     * a ZmtpProtocolErrorEvent; the peer saw our PINGs and the close.
      */
     @Test
     void silentPeerIsClosedByOurTimeout() {
@@ -129,9 +129,9 @@ class LibzmqHeartbeatIT {
         boolean closed = channel.closeFuture().awaitUninterruptibly(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(closed).as("our side closed the silent connection within " + CLOSE_WAIT
                 + Interop.context(ours, peer).get()).isTrue();
-        assertThat(ours.events).filteredOn(ZmtpProtocolError.class::isInstance)
+        assertThat(ours.events).filteredOn(ZmtpProtocolErrorEvent.class::isInstance)
                 .singleElement()
-                .satisfies(e -> assertThat(((ZmtpProtocolError) e).cause()).hasMessageContaining("heartbeat"));
+                .satisfies(e -> assertThat(((ZmtpProtocolErrorEvent) e).cause()).hasMessageContaining("heartbeat"));
     }
 
     private static void signal(String signal, PyZmq.Peer peer) throws IOException, InterruptedException {

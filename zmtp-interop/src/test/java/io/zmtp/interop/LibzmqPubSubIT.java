@@ -5,7 +5,7 @@ import static io.zmtp.interop.Interop.SEED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.interop.Interop.Link;
@@ -40,7 +40,7 @@ class LibzmqPubSubIT {
             Link link = Interop.link(netty, side, ZmtpConfig.builder(ZmtpSocketType.SUB).build(), subscriber, true,
                     "pub_peer.py", "{endpoint}", "{mode}", String.valueOf(COUNT), String.valueOf(SEED));
             try (PyZmq.Peer peer = link.peer()) {
-                ZmtpHandshakeSuccess handshake = Interop.await(subscriber.handshake, Interop.HANDSHAKE_WAIT,
+                ZmtpHandshakeSuccessEvent handshake = Interop.await(subscriber.handshake, Interop.HANDSHAKE_WAIT,
                         "handshake", Interop.context(subscriber, peer));
                 assertThat(handshake.version()).isEqualTo(ZmtpVersion.ZMTP_31);
                 assertThat(handshake.peerSocketType()).isEqualTo(ZmtpSocketType.PUB);
@@ -71,7 +71,7 @@ class LibzmqPubSubIT {
             Link link = Interop.link(netty, side, ZmtpConfig.builder(ZmtpSocketType.PUB).build(), publisher, false,
                     "sub_peer.py", "{endpoint}", "{mode}", String.valueOf(COUNT), String.valueOf(SEED));
             try (PyZmq.Peer peer = link.peer()) {
-                ZmtpHandshakeSuccess handshake = Interop.await(publisher.handshake, Interop.HANDSHAKE_WAIT,
+                ZmtpHandshakeSuccessEvent handshake = Interop.await(publisher.handshake, Interop.HANDSHAKE_WAIT,
                         "handshake", Interop.context(publisher, peer));
                 assertThat(handshake.version()).isEqualTo(ZmtpVersion.ZMTP_31);
                 assertThat(handshake.peerSocketType()).isEqualTo(ZmtpSocketType.SUB);

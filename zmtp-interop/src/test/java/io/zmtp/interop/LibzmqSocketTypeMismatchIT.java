@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpHandshakeException;
-import io.zmtp.codec.ZmtpHandshakeFailure;
+import io.zmtp.codec.ZmtpHandshakeFailureEvent;
 import io.zmtp.codec.ZmtpHandshakeFailureReason;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.interop.Interop.Link;
 import io.zmtp.interop.Interop.Side;
@@ -58,11 +58,11 @@ class LibzmqSocketTypeMismatchIT {
                 ZmtpHandshakeFailureReason reason = ((ZmtpHandshakeException) failure.getCause()).reason();
                 assertThat(reason).isIn(ZmtpHandshakeFailureReason.INCOMPATIBLE_SOCKET_TYPE,
                         ZmtpHandshakeFailureReason.CONNECTION_CLOSED);
-                assertThat(ours.events).noneMatch(ZmtpHandshakeSuccess.class::isInstance)
-                        .filteredOn(ZmtpHandshakeFailure.class::isInstance)
+                assertThat(ours.events).noneMatch(ZmtpHandshakeSuccessEvent.class::isInstance)
+                        .filteredOn(ZmtpHandshakeFailureEvent.class::isInstance)
                         .singleElement()
                         .satisfies(e -> {
-                            ZmtpHandshakeFailure f = (ZmtpHandshakeFailure) e;
+                            ZmtpHandshakeFailureEvent f = (ZmtpHandshakeFailureEvent) e;
                             assertThat(f.reason()).isEqualTo(reason);
                             if (reason == ZmtpHandshakeFailureReason.INCOMPATIBLE_SOCKET_TYPE) {
                                 assertThat(f.message()).contains("PUSH");

@@ -14,8 +14,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandler;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeHandler;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.net.InetSocketAddress;
@@ -29,7 +29,7 @@ import java.util.function.Supplier;
 
 /**
  * Plain Netty clients and servers (NIO, 127.0.0.1, ephemeral ports) whose pipelines are exactly a
- * {@link ZmtpHandler} followed by the test's {@link PeerHandler}: nothing but zmtp-codec speaks ZMTP here.
+ * {@link ZmtpHandshakeHandler} followed by the test's {@link PeerHandler}: nothing but zmtp-codec speaks ZMTP here.
  */
 final class NettyZmtp implements AutoCloseable {
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
@@ -55,7 +55,7 @@ final class NettyZmtp implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
                         ChannelHandler handler = handlers.get();
-                        ch.pipeline().addLast(new ZmtpHandler(config), handler);
+                        ch.pipeline().addLast(new ZmtpHandshakeHandler(config), handler);
                         server.accepted.add(peerHandlers ? (PeerHandler) handler : new Handlers.Passive());
                     }
                 })
@@ -75,7 +75,7 @@ final class NettyZmtp implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new ZmtpHandler(config), handler);
+                        ch.pipeline().addLast(new ZmtpHandshakeHandler(config), handler);
                     }
                 })
                 .connect(new InetSocketAddress("127.0.0.1", port(endpoint)))
@@ -113,7 +113,7 @@ final class NettyZmtp implements AutoCloseable {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof ZmtpHandshakeSuccess && claimed.compareAndSet(false, true)) {
+            if (evt instanceof ZmtpHandshakeSuccessEvent && claimed.compareAndSet(false, true)) {
                 ctx.pipeline().addAfter(ctx.name(), "test-handler", handler);
                 ctx.fireUserEventTriggered(evt);
                 ctx.pipeline().remove(this);

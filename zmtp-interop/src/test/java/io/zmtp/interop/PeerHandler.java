@@ -5,24 +5,24 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpCommand;
-import io.zmtp.codec.ZmtpHandshakeFailure;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeFailureEvent;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
-import io.zmtp.codec.ZmtpProtocolError;
+import io.zmtp.codec.ZmtpProtocolErrorEvent;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The application handler after {@link io.zmtp.codec.ZmtpHandler} in a test's pipeline: records the codec's events,
- * releases every message and command it reads (after {@link #onMessage}/{@link #onCommand} looked at it), and
+ * The application handler after {@link io.zmtp.codec.ZmtpHandshakeHandler} in a test's pipeline: records the codec's
+ * events, releases every message and command it reads (after {@link #onMessage}/{@link #onCommand} looked at it), and
  * completes {@link #done} when the subclass says so, or exceptionally on a failed handshake, a protocol error, an
  * exception or a connection closed early. Everything runs on the channel's event loop.
  */
 class PeerHandler extends ChannelInboundHandlerAdapter {
-    final CompletableFuture<ZmtpHandshakeSuccess> handshake = new CompletableFuture<>();
+    final CompletableFuture<ZmtpHandshakeSuccessEvent> handshake = new CompletableFuture<>();
     final CompletableFuture<Void> done = new CompletableFuture<>();
-    /** ZmtpHandshakeSuccess, ZmtpHandshakeFailure and ZmtpProtocolError events, in order. */
+    /** ZmtpHandshakeSuccessEvent, ZmtpHandshakeFailureEvent and ZmtpProtocolErrorEvent events, in order. */
     final List<Object> events = new CopyOnWriteArrayList<>();
     volatile Channel channel;
     volatile int messagesRead;
@@ -34,22 +34,23 @@ class PeerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public final void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt instanceof ZmtpHandshakeSuccess) {
+        if (evt instanceof ZmtpHandshakeSuccessEvent) {
             events.add(evt);
-            handshake.complete((ZmtpHandshakeSuccess) evt);
+            handshake.complete((ZmtpHandshakeSuccessEvent) evt);
             try {
-                onHandshake(ctx, (ZmtpHandshakeSuccess) evt);
+                onHandshake(ctx, (ZmtpHandshakeSuccessEvent) evt);
             } catch (Throwable t) {
                 fail(ctx, t);
             }
-        } else if (evt instanceof ZmtpHandshakeFailure) {
+        } else if (evt instanceof ZmtpHandshakeFailureEvent) {
             events.add(evt);
-            ZmtpHandshakeFailure failure = (ZmtpHandshakeFailure) evt;
+            ZmtpHandshakeFailureEvent failure = (ZmtpHandshakeFailureEvent) evt;
             handshake.completeExceptionally(failure.cause());
             done.completeExceptionally(failure.cause());
-        } else if (evt instanceof ZmtpProtocolError) {
+        } else if (evt instanceof ZmtpProtocolErrorEvent) {
             events.add(evt);
-            done.completeExceptionally(new AssertionError("protocol error: " + evt, ((ZmtpProtocolError) evt).cause()));
+            done.completeExceptionally(new AssertionError("protocol error: " + evt,
+                    ((ZmtpProtocolErrorEvent) evt).cause()));
         }
         super.userEventTriggered(ctx, evt);
     }
@@ -110,7 +111,7 @@ class PeerHandler extends ChannelInboundHandlerAdapter {
         };
     }
 
-    protected void onHandshake(ChannelHandlerContext ctx, ZmtpHandshakeSuccess success) {
+    protected void onHandshake(ChannelHandlerContext ctx, ZmtpHandshakeSuccessEvent success) {
     }
 
     /** Looks at a message; it is released after this returns. */

@@ -10,9 +10,9 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoopGroup;
 import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandshakeFailure;
+import io.zmtp.codec.ZmtpHandshakeFailureEvent;
 import io.zmtp.codec.ZmtpHandshakeFailureReason;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import java.time.Duration;
@@ -217,7 +217,7 @@ class SpotifyNettyZmtpIT {
             peer.send(runLine(s, false, ZmtpSocketType.DEALER, new byte[0], 0, 1, "none", "none", 1)
                     + " port=" + server.port());
             try (CodecConnection conn = server.accept()) {
-                ZmtpHandshakeFailure failure = conn.awaitHandshakeFailure();
+                ZmtpHandshakeFailureEvent failure = conn.awaitHandshakeFailure();
                 assertThat(failure.reason()).isEqualTo(ZmtpHandshakeFailureReason.VERSION_REFUSED);
                 assertThat(failure.message()).contains("peer speaks " + peerVersion);
                 assertThat(conn.awaitClosed(Duration.ofSeconds(5))).isTrue();
@@ -328,7 +328,7 @@ class SpotifyNettyZmtpIT {
                     conn = server.accept();
                 }
             }
-            ZmtpHandshakeSuccess hs = conn.awaitHandshake();
+            ZmtpHandshakeSuccessEvent hs = conn.awaitHandshake();
             String peerHandshake = peer.readLine();
             boolean v2 = c.expected() == ZmtpVersion.ZMTP_20;
             assertThat(peerHandshake).as("what netty-zmtp saw").isEqualTo("HANDSHAKE version="

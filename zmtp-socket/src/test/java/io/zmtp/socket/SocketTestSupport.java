@@ -14,8 +14,8 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandler;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeHandler;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 
 import java.net.InetSocketAddress;
@@ -100,10 +100,10 @@ public final class SocketTestSupport {
             return new ChannelInitializer<>() {
                 @Override
                 protected void initChannel(Channel ch) {
-                    ch.pipeline().addLast(new ZmtpHandler(config), new ChannelInboundHandlerAdapter() {
+                    ch.pipeline().addLast(new ZmtpHandshakeHandler(config), new ChannelInboundHandlerAdapter() {
                         @Override
                         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-                            if (evt instanceof ZmtpHandshakeSuccess) {
+                            if (evt instanceof ZmtpHandshakeSuccessEvent) {
                                 handshaken.add(ctx.channel());
                             }
                             ReferenceCountUtil.release(evt);

@@ -12,6 +12,8 @@ import java.util.List;
 /**
  * The NULL mechanism (rfc 23): no security; each side sends READY with its metadata. Like libzmq, both sides send
  * READY as soon as the greetings are exchanged rather than the server waiting for the client's.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "The NULL Security Mechanism"</a>
  */
 public final class NullMechanism implements ZmtpMechanism {
     public static final String NAME = "NULL";

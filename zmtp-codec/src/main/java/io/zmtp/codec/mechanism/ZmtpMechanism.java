@@ -11,6 +11,9 @@ import java.util.List;
  * handshake handler feeds it the peer's commands and sends the commands it returns, so a mechanism can be tested
  * with plain objects. Commands it returns are released by the handler once written; commands it is given are
  * released by the handler after {@link #handle} returns.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Authentication and Confidentiality"</a>
+ * @see <a href="https://rfc.zeromq.org/spec/24/">24/ZMTP-PLAIN (a mechanism this interface is shaped for; not implemented yet)</a>
  */
 public interface ZmtpMechanism {
 

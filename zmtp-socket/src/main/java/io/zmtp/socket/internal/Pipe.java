@@ -2,7 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.netty.channel.Channel;
 import io.netty.util.ReferenceCountUtil;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
@@ -60,7 +60,7 @@ public final class Pipe {
 
     private volatile State state;
     private volatile Channel channel;
-    private volatile ZmtpHandshakeSuccess handshake;
+    private volatile ZmtpHandshakeSuccessEvent handshake;
 
     /** Inbound messages travel in batches of up to this many (one read from the connection usually makes one). */
     private static final int INBOUND_BATCH = 64;
@@ -120,12 +120,12 @@ public final class Pipe {
     }
 
     public ZmtpVersion version() {
-        ZmtpHandshakeSuccess h = handshake;
+        ZmtpHandshakeSuccessEvent h = handshake;
         return h == null ? null : h.version();
     }
 
     public ZmtpMetadata peerMetadata() {
-        ZmtpHandshakeSuccess h = handshake;
+        ZmtpHandshakeSuccessEvent h = handshake;
         return h == null ? ZmtpMetadata.EMPTY : h.peerMetadata();
     }
 
@@ -138,7 +138,7 @@ public final class Pipe {
     }
 
     public SocketAddress remoteAddress() {
-        ZmtpHandshakeSuccess h = handshake;
+        ZmtpHandshakeSuccessEvent h = handshake;
         return h == null ? null : h.remoteAddress();
     }
 
@@ -313,7 +313,7 @@ public final class Pipe {
 
     // ---- I/O side
 
-    void onHandshake(Channel ch, ZmtpHandshakeSuccess success) {
+    void onHandshake(Channel ch, ZmtpHandshakeSuccessEvent success) {
         if (state == State.TERMINATED) {
             ch.close();
             return;
@@ -461,7 +461,7 @@ public final class Pipe {
 
     /** Tells the socket's monitors about this pipe's connection (I/O thread). */
     void emit(ZmqEvent.Type type, Channel ch, String detail) {
-        ZmtpHandshakeSuccess h = handshake;
+        ZmtpHandshakeSuccessEvent h = handshake;
         boolean current = h != null && channel == ch;
         listener.pipeEvent(new ConnectionEvent(type, endpoint, ch.remoteAddress(), current ? h.version() : null,
                 current ? h.peerMetadata().socketType() : null, current ? h.peerMetadata().identity() : null, detail));

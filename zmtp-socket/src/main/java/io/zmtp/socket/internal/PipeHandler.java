@@ -8,10 +8,10 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.ZmtpCommand;
-import io.zmtp.codec.ZmtpHandshakeFailure;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeFailureEvent;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
-import io.zmtp.codec.ZmtpProtocolError;
+import io.zmtp.codec.ZmtpProtocolErrorEvent;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.socket.ZmqEvent;
 
@@ -40,11 +40,11 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt instanceof ZmtpHandshakeSuccess) {
+        if (evt instanceof ZmtpHandshakeSuccessEvent) {
             if (onHandshake != null) {
                 onHandshake.run();
             }
-            ZmtpHandshakeSuccess success = (ZmtpHandshakeSuccess) evt;
+            ZmtpHandshakeSuccessEvent success = (ZmtpHandshakeSuccessEvent) evt;
             if (acceptsSubscriptions && success.version() == ZmtpVersion.ZMTP_10) {
                 // Queued before the pipe turns active, so the socket sees it before it could publish to this peer.
                 pipe.onInbound(ZmtpMessage.wrap(Unpooled.wrappedBuffer(new byte[] {1})));
@@ -53,11 +53,11 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
             pipe.onHandshake(ctx.channel(), success);
             handshaken = true;
             pipe.emit(ZmqEvent.Type.CONNECTED, ctx.channel(), null);
-        } else if (evt instanceof ZmtpHandshakeFailure) {
-            ZmtpHandshakeFailure f = (ZmtpHandshakeFailure) evt;
+        } else if (evt instanceof ZmtpHandshakeFailureEvent) {
+            ZmtpHandshakeFailureEvent f = (ZmtpHandshakeFailureEvent) evt;
             pipe.emit(ZmqEvent.Type.HANDSHAKE_FAILED, ctx.channel(), f.reason() + ": " + f.message());
-        } else if (evt instanceof ZmtpProtocolError) {
-            pipe.emit(ZmqEvent.Type.PROTOCOL_ERROR, ctx.channel(), ((ZmtpProtocolError) evt).cause().getMessage());
+        } else if (evt instanceof ZmtpProtocolErrorEvent) {
+            pipe.emit(ZmqEvent.Type.PROTOCOL_ERROR, ctx.channel(), ((ZmtpProtocolErrorEvent) evt).cause().getMessage());
         }
         ReferenceCountUtil.release(evt);
     }

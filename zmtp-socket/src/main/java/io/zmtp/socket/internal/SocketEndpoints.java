@@ -4,7 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandler;
+import io.zmtp.codec.ZmtpHandshakeHandler;
 import io.zmtp.socket.ZmqException;
 import io.zmtp.socket.ZmqOption;
 import io.zmtp.socket.transport.Endpoint;
@@ -53,7 +53,7 @@ final class SocketEndpoints {
     }
 
     private void initPipeline(Channel ch, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
-        ch.pipeline().addLast("zmtp", new ZmtpHandler(config));
+        ch.pipeline().addLast("zmtp-handshake", new ZmtpHandshakeHandler(config));
         ch.pipeline().addLast("zmtp-socket",
                 new PipeHandler(pipe, socket.readsMessages(), socket.acceptsSubscriptions(), onHandshake));
     }

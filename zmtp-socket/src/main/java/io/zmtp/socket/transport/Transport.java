@@ -7,7 +7,7 @@ import io.netty.channel.EventLoop;
 
 /**
  * Builds channels for one endpoint scheme. Transports differ only in channel class and address; the pipeline
- * ({@code ZmtpHandler} then the socket's handler) is the same and comes in as an initializer. tcp is the one so far;
+ * ({@code ZmtpHandshakeHandler} then the socket's handler) is the same and comes in as an initializer. tcp is the one so far;
  * ipc (unix domain sockets) and inproc (Netty {@code LocalChannel}) plug in here.
  */
 public interface Transport {

@@ -3,7 +3,7 @@ package io.zmtp.socket.internal;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpCommand;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
@@ -50,7 +50,7 @@ final class EmbeddedPeers implements AutoCloseable {
         if (identity != null) {
             md.identity(identity.getBytes(StandardCharsets.ISO_8859_1));
         }
-        p.pipe.onHandshake(p.channel, new ZmtpHandshakeSuccess(ZmtpVersion.ZMTP_31, "NULL", md.build(), null));
+        p.pipe.onHandshake(p.channel, new ZmtpHandshakeSuccessEvent(ZmtpVersion.ZMTP_31, "NULL", md.build(), null));
         return p;
     }
 

@@ -3,7 +3,7 @@ package io.zmtp.socket.internal;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.zmtp.codec.ZmtpCommand;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpVersion;
@@ -30,8 +30,8 @@ class PipeConnectionTest {
         }
     };
 
-    private static ZmtpHandshakeSuccess handshake() {
-        return new ZmtpHandshakeSuccess(ZmtpVersion.ZMTP_31, "NULL", ZmtpMetadata.EMPTY, null);
+    private static ZmtpHandshakeSuccessEvent handshake() {
+        return new ZmtpHandshakeSuccessEvent(ZmtpVersion.ZMTP_31, "NULL", ZmtpMetadata.EMPTY, null);
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpVersion;
@@ -39,7 +39,7 @@ class RoutingTest {
     /** What the pipe sends once a connection comes up, as text; the pipe is done with afterwards. */
     private static List<String> drainOut(Pipe p) {
         EmbeddedChannel ch = new EmbeddedChannel();
-        p.onHandshake(ch, new ZmtpHandshakeSuccess(ZmtpVersion.ZMTP_31, "NULL", ZmtpMetadata.EMPTY, null));
+        p.onHandshake(ch, new ZmtpHandshakeSuccessEvent(ZmtpVersion.ZMTP_31, "NULL", ZmtpMetadata.EMPTY, null));
         ch.runPendingTasks();
         List<String> out = new ArrayList<>();
         Object o;

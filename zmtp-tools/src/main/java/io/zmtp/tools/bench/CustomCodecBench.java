@@ -11,12 +11,12 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpFrameWriter;
-import io.zmtp.codec.ZmtpHandler;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpFrameSink;
+import io.zmtp.codec.ZmtpHandshakeHandler;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
-import io.zmtp.codec.ZmtpMessageDecoder;
-import io.zmtp.codec.ZmtpMessageEncoder;
+import io.zmtp.codec.ZmtpMessageReader;
+import io.zmtp.codec.ZmtpMessageWriter;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.tools.Payload;
 import io.zmtp.tools.ProgressPrinter;
@@ -37,13 +37,13 @@ import java.util.concurrent.atomic.LongAdder;
  * DEALER and ROUTER sockets see {@code zmtp bench reqrep}). A request is an empty delimiter, a 16-byte header
  * (sequence number, send time) and {@code --frames} frames of {@code --size} bytes.
  *
- * <p>By default the client writes its own {@code Request} objects through a {@link ZmtpMessageEncoder} and reads
- * {@code Reply} objects through a {@link ZmtpMessageDecoder}, never building a {@link ZmtpMessage} (the shape of
+ * <p>By default the client writes its own {@code Request} objects through a {@link ZmtpMessageWriter} and reads
+ * {@code Reply} objects through a {@link ZmtpMessageReader}, never building a {@link ZmtpMessage} (the shape of
  * Spotify netty-zmtp's CustomReqRepBenchmark). {@code --zmtp-message} runs the same exchange with
  * {@link ZmtpMessage}s, to see the difference.
  */
 @Command(name = "custom-codec", mixinStandardHelpOptions = true,
-        description = {"The codec's custom encoder/decoder API (ZmtpMessageEncoder/ZmtpMessageDecoder): a codec-only "
+        description = {"The codec's custom encoder/decoder API (ZmtpMessageWriter/ZmtpMessageReader): a codec-only "
                 + "DEALER client writes and reads its own objects against an echoing codec pipeline over "
                 + "tcp://127.0.0.1, a line per second with the average latency.",
                 "Codec only, no routing: request/reply between sockets is 'zmtp bench reqrep'."})
@@ -88,22 +88,22 @@ public final class CustomCodecBench implements Callable<Integer> {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(ZmtpConfig.builder(ZmtpSocketType.ROUTER).build()));
+                            ch.pipeline().addLast(new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.ROUTER).build()));
                             ch.pipeline().addLast(new Echo(batching));
                         }
                     })
                     .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
             ZmtpConfig.Builder clientConfig = ZmtpConfig.builder(ZmtpSocketType.DEALER);
             if (customCodec) {
-                clientConfig.messageEncoder(new RequestEncoder(payload, options.frames))
-                        .messageDecoder(ReplyDecoder::new);
+                clientConfig.messageWriter(new RequestWriter(payload, options.frames))
+                        .messageReader(ReplyReader::new);
             }
             ZmtpConfig config = clientConfig.build();
             Channel client = new Bootstrap().group(clientGroup).channel(t.socketChannel())
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(config));
+                            ch.pipeline().addLast(new ZmtpHandshakeHandler(config));
                             ch.pipeline().addLast(new Client(payload, options.frames, inflight, batching,
                                     customCodec, replies, latencyNanos));
                         }
@@ -177,7 +177,7 @@ public final class CustomCodecBench implements Callable<Integer> {
         }
     }
 
-    /** An application request, written by {@link RequestEncoder}. */
+    /** An application request, written by {@link RequestWriter}. */
     static final class Request {
         final long sequence;
         final long sentNanos;
@@ -188,7 +188,7 @@ public final class CustomCodecBench implements Callable<Integer> {
         }
     }
 
-    /** An application reply, read by {@link ReplyDecoder}: the header only, payload frames skipped. */
+    /** An application reply, read by {@link ReplyReader}: the header only, payload frames skipped. */
     static final class Reply {
         final long sequence;
         final long sentNanos;
@@ -200,11 +200,11 @@ public final class CustomCodecBench implements Callable<Integer> {
     }
 
     /** Writes a {@link Request} as delimiter, header and payload frames, straight into the output buffer. */
-    static final class RequestEncoder implements ZmtpMessageEncoder<Request> {
+    static final class RequestWriter implements ZmtpMessageWriter<Request> {
         private final ByteBuf payload;
         private final int frames;
 
-        RequestEncoder(ByteBuf payload, int frames) {
+        RequestWriter(ByteBuf payload, int frames) {
             this.payload = payload;
             this.frames = frames;
         }
@@ -215,7 +215,7 @@ public final class CustomCodecBench implements Callable<Integer> {
         }
 
         @Override
-        public void encode(Request message, ZmtpFrameWriter writer) {
+        public void writeMessage(Request message, ZmtpFrameSink writer) {
             writer.beginFrame(0, true);
             writer.beginFrame(16, true).writeLong(message.sequence).writeLong(message.sentNanos);
             for (int i = 0; i < frames; i++) {
@@ -230,13 +230,13 @@ public final class CustomCodecBench implements Callable<Integer> {
     }
 
     /** Reads replies frame by frame into {@link Reply} objects: no ZmtpMessage, no retained slices. */
-    static final class ReplyDecoder implements ZmtpMessageDecoder {
+    static final class ReplyReader implements ZmtpMessageReader {
         private int frame;
         private long sequence;
         private long sentNanos;
 
         @Override
-        public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
+        public void readFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
             if (frame == 1 && length == 16) {
                 sequence = in.readLong();
                 sentNanos = in.readLong();
@@ -280,7 +280,7 @@ public final class CustomCodecBench implements Callable<Integer> {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof ZmtpHandshakeSuccess) {
+            if (evt instanceof ZmtpHandshakeSuccessEvent) {
                 for (int i = 0; i < inflight; i++) {
                     send(ctx);
                 }

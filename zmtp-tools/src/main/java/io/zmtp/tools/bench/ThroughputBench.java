@@ -11,8 +11,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpBatchFlusher;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandler;
-import io.zmtp.codec.ZmtpHandshakeSuccess;
+import io.zmtp.codec.ZmtpHandshakeHandler;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmqContext;
@@ -128,7 +128,7 @@ public final class ThroughputBench implements Callable<Integer> {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(ZmtpConfig.builder(ZmtpSocketType.PULL).build()));
+                            ch.pipeline().addLast(new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.PULL).build()));
                             ch.pipeline().addLast(new Counter(received));
                         }
                     })
@@ -139,7 +139,7 @@ public final class ThroughputBench implements Callable<Integer> {
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ZmtpHandler(ZmtpConfig.builder(ZmtpSocketType.PUSH).build()));
+                            ch.pipeline().addLast(new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.PUSH).build()));
                             ch.pipeline().addLast(new Sender(payload, options.frames, batching));
                         }
                     })
@@ -200,7 +200,7 @@ public final class ThroughputBench implements Callable<Integer> {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof ZmtpHandshakeSuccess) {
+            if (evt instanceof ZmtpHandshakeSuccessEvent) {
                 this.ctx = ctx;
                 this.flusher = new ZmtpBatchFlusher(ctx.channel());
                 pump();

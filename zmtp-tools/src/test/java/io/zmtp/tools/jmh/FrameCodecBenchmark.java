@@ -7,11 +7,11 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
-import io.zmtp.codec.DefaultZmtpMessageDecoder;
+import io.zmtp.codec.DefaultZmtpMessageReader;
 import io.zmtp.codec.ZmtpFrameDecoder;
 import io.zmtp.codec.ZmtpFrameEncoder;
 import io.zmtp.codec.ZmtpMessage;
-import io.zmtp.codec.ZmtpMessageDecoder;
+import io.zmtp.codec.ZmtpMessageReader;
 import io.zmtp.codec.ZmtpVersion;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -39,8 +39,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code encode}: one reused message (retained each time, so the message itself isn't counted) is framed
  *       into a pooled buffer and taken off the channel.</li>
  *   <li>{@code decode}: the encoded bytes are read back into a {@link ZmtpMessage} of retained slices
- *       ({@link DefaultZmtpMessageDecoder}), which is released.</li>
- *   <li>{@code decodeSkipping}: the same bytes through a {@link ZmtpMessageDecoder} that consumes frames without
+ *       ({@link DefaultZmtpMessageReader}), which is released.</li>
+ *   <li>{@code decodeSkipping}: the same bytes through a {@link ZmtpMessageReader} that consumes frames without
  *       building anything: the framing cost alone.</li>
  * </ul>
  */
@@ -69,7 +69,7 @@ public class FrameCodecBenchmark {
         encoder = new EmbeddedChannel(new ZmtpFrameEncoder(ZmtpVersion.ZMTP_31, null));
         encoder.config().setAllocator(alloc);
         decoder = new EmbeddedChannel(new ZmtpFrameDecoder(ZmtpVersion.ZMTP_31, Integer.MAX_VALUE - 16,
-                new DefaultZmtpMessageDecoder()));
+                new DefaultZmtpMessageReader()));
         decoder.config().setAllocator(alloc);
         skipper = new EmbeddedChannel(new ZmtpFrameDecoder(ZmtpVersion.ZMTP_31, Integer.MAX_VALUE - 16,
                 new SkippingDecoder()));
@@ -123,11 +123,11 @@ public class FrameCodecBenchmark {
     }
 
     /** Consumes frames and emits one shared marker per message: no allocation of its own. */
-    static final class SkippingDecoder implements ZmtpMessageDecoder {
+    static final class SkippingDecoder implements ZmtpMessageReader {
         private static final Object DONE = new Object();
 
         @Override
-        public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
+        public void readFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
             in.skipBytes(length);
             if (!more) {
                 out.add(DONE);

@@ -3,15 +3,18 @@ package io.zmtp.codec;
 import java.net.SocketAddress;
 
 /**
- * User event fired once the greeting and security handshake are done, before the first message is delivered.
+ * User event fired by {@link ZmtpHandshakeHandler} once the greeting and security handshake are done, after the
+ * frame handlers are installed and before the first message is delivered. It carries what was negotiated and what
+ * the peer announced; {@link ZmtpHandshakeHandler#handshakeFuture()} completes with the same object. A failed
+ * handshake fires {@link ZmtpHandshakeFailureEvent} instead.
  */
-public final class ZmtpHandshakeSuccess {
+public final class ZmtpHandshakeSuccessEvent {
     private final ZmtpVersion version;
     private final String mechanism;
     private final ZmtpMetadata peerMetadata;
     private final SocketAddress remoteAddress;
 
-    public ZmtpHandshakeSuccess(ZmtpVersion version, String mechanism, ZmtpMetadata peerMetadata,
+    public ZmtpHandshakeSuccessEvent(ZmtpVersion version, String mechanism, ZmtpMetadata peerMetadata,
                                 SocketAddress remoteAddress) {
         this.version = version;
         this.mechanism = mechanism;
@@ -53,6 +56,7 @@ public final class ZmtpHandshakeSuccess {
 
     @Override
     public String toString() {
-        return "ZmtpHandshakeSuccess{" + version + ", " + mechanism + ", " + remoteAddress + ", " + peerMetadata + '}';
+        return "ZmtpHandshakeSuccessEvent{" + version + ", " + mechanism + ", " + remoteAddress + ", " + peerMetadata
+                + '}';
     }
 }

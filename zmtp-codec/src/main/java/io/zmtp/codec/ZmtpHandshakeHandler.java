@@ -7,6 +7,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.PendingWriteQueue;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -22,28 +23,52 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one handler to add to a pipeline to speak ZMTP. It runs the handshake (version detection with libzmq's staged
- * greeting, downgrade to ZMTP 2.0 and 1.0 peers, the security mechanism, socket-type check), then replaces itself
- * with {@link ZmtpFrameEncoder}, {@link ZmtpFrameDecoder} and {@link ZmtpHeartbeatHandler} and fires
- * {@link ZmtpHandshakeSuccess}. From then on handlers after it read {@link ZmtpMessage}s (or what the configured
- * {@link ZmtpMessageDecoder} makes) and {@link ZmtpCommand}s such as SUBSCRIBE, and write {@code ZmtpMessage}s.
+ * The handler to add to a pipeline to speak ZMTP: it runs the handshake, installs the handlers that carry the
+ * connection from then on, and removes itself. In a connected pipeline there is no "ZMTP handler" to find: look for
+ * {@link #ENCODER_NAME}, {@link #DECODER_NAME} and {@link #HEARTBEAT_NAME}.
+ *
+ * <p>The handshake is version detection with libzmq's staged greeting (rfc 23 "Version Negotiation"), downgrade to
+ * ZMTP 2.0 and 1.0 peers, the security mechanism's commands, and the socket-type check (rfc 37's table).
+ *
+ * <h2>The pipeline before and after</h2>
+ * While the handshake runs, under whatever name it was added with:
+ * <pre>
+ *   ... | ZmtpHandshakeHandler | your handlers
+ * </pre>
+ * Once it succeeds (names in quotes):
+ * <pre>
+ *   ... | "zmtp-encoder" {@link ZmtpFrameEncoder} | "zmtp-decoder" {@link ZmtpFrameDecoder}
+ *       | "zmtp-heartbeat" {@link ZmtpHeartbeatHandler} | your handlers
+ * </pre>
+ * The three are in place before {@link ZmtpHandshakeSuccessEvent} is fired; this handler removes itself right after
+ * firing it, passing on any bytes that followed the handshake. From then on handlers after it read
+ * {@link ZmtpMessage}s (or what the configured {@link ZmtpMessageReader} makes) and {@link ZmtpCommand}s such as
+ * SUBSCRIBE, and write {@code ZmtpMessage}s (or what the configured {@link ZmtpMessageWriter} takes).
  *
  * <p>Writes made before the handshake completes are held and sent after it, in order. A failed handshake fires
- * {@link ZmtpHandshakeFailure}, fails held writes, and closes the connection. Not sharable: one per connection.
+ * {@link ZmtpHandshakeFailureEvent}, fails held writes, and closes the connection; the pipeline is left as it was.
+ * {@link #handshakeFuture()} completes either way. Not sharable: one per connection.
  *
  * <pre>{@code
- * pipeline.addLast(new ZmtpHandler(ZmtpConfig.builder(ZmtpSocketType.DEALER).build()));
+ * pipeline.addLast("zmtp-handshake", new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.DEALER).build()));
  * pipeline.addLast(new MyMessageHandler());
  * }</pre>
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/13/">13/ZMTP (ZMTP 1.0)</a>
  */
-public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
-    private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHandler.class);
+public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements ChannelOutboundHandler {
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZmtpHandshakeHandler.class);
     /** Refused peers tend to retry in a loop (libzmq reconnects every 100 ms by default). */
     static final WarnLimiter WARNINGS = new WarnLimiter();
 
-    /** Pipeline names of the handlers the handshake installs. */
+    /** Pipeline name of the {@link ZmtpFrameEncoder} the handshake installs. */
     public static final String ENCODER_NAME = "zmtp-encoder";
+    /** Pipeline name of the {@link ZmtpFrameDecoder} the handshake installs. */
     public static final String DECODER_NAME = "zmtp-decoder";
+    /** Pipeline name of the {@link ZmtpHeartbeatHandler} the handshake installs. */
     public static final String HEARTBEAT_NAME = "zmtp-heartbeat";
 
     private enum State {
@@ -68,7 +93,9 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
 
     private final ZmtpConfig config;
     private final Mode mode;
-    private final CompletableFuture<ZmtpHandshakeSuccess> handshakeFuture = new CompletableFuture<>();
+    private final LegacyGreeting legacy;
+    private final FrameHeader header = new FrameHeader();
+    private final CompletableFuture<ZmtpHandshakeSuccessEvent> handshakeFuture = new CompletableFuture<>();
     private State state = State.DETECT;
     private boolean started;
     private ZmtpMechanism mechanism;
@@ -76,8 +103,12 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
     private PendingWriteQueue pendingWrites;
     private ScheduledFuture<?> timeout;
 
-    public ZmtpHandler(ZmtpConfig config) {
+    /**
+     * @param config this side of the connection: socket type, identity, mechanism, accepted versions and limits
+     */
+    public ZmtpHandshakeHandler(ZmtpConfig config) {
         this.config = config;
+        this.legacy = new LegacyGreeting(config);
         Set<ZmtpVersion> versions = config.acceptedVersions();
         if (versions.size() == 1 && versions.contains(ZmtpVersion.ZMTP_10)) {
             mode = Mode.ZMTP10_ONLY;
@@ -93,7 +124,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
     }
 
     /** Completes with the handshake's outcome (on the channel's event loop). */
-    public CompletionStage<ZmtpHandshakeSuccess> handshakeFuture() {
+    public CompletionStage<ZmtpHandshakeSuccessEvent> handshakeFuture() {
         return handshakeFuture;
     }
 
@@ -126,44 +157,16 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         ByteBuf first = ctx.alloc().buffer(ZmtpConstants.GREETING_LENGTH);
         switch (mode) {
             case ZMTP10_ONLY:
-                writeIdentityFrame(first, ZmtpVersion.ZMTP_10);
+                legacy.writeZmtp10Greeting(first);
                 break;
             case ZMTP20_ONLY:
-                writeSignature(first);
-                first.writeByte(1);
-                first.writeByte(zmtp20SocketTypeCode());
-                writeIdentityFrame(first, ZmtpVersion.ZMTP_20);
+                legacy.writeZmtp20Greeting(first);
                 break;
             default:
-                writeSignature(first);
+                legacy.writeSignature(first);
                 break;
         }
         ctx.writeAndFlush(first);
-    }
-
-    /** FF, u64 (identity length + 1), 7F: to a 1.0 peer, the header of our long-form identity frame. */
-    private void writeSignature(ByteBuf out) {
-        out.writeByte(0xFF);
-        out.writeLong(config.identityLength() + 1L);
-        out.writeByte(0x7F);
-    }
-
-    private void writeIdentityFrame(ByteBuf out, ZmtpVersion version) {
-        byte[] identity = config.identity();
-        ZmtpWire.writeHeader(out, version, identity.length, 0);
-        out.writeBytes(identity);
-    }
-
-    // rfc 15: XPUB and XSUB look like PUB and SUB to a 2.0 peer.
-    private int zmtp20SocketTypeCode() {
-        switch (config.socketType()) {
-            case XPUB:
-                return ZmtpSocketType.PUB.zmtp20Code();
-            case XSUB:
-                return ZmtpSocketType.SUB.zmtp20Code();
-            default:
-                return config.socketType().zmtp20Code();
-        }
     }
 
     @Override
@@ -202,9 +205,9 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
             case COMMANDS:
                 return readCommand(ctx, in);
             case ZMTP10_IDENTITY:
-                return readIdentity10(ctx, in);
+                return readZmtp10Greeting(ctx, in);
             case ZMTP20_IDENTITY:
-                return readIdentity20(ctx, in);
+                return readZmtp20Greeting(ctx, in);
             default:
                 return false;
         }
@@ -241,31 +244,17 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
     }
 
     private boolean peerIsZmtp10(ChannelHandlerContext ctx) {
-        if (mode == Mode.ZMTP20_ONLY || !acceptsLegacy(ZmtpVersion.ZMTP_10)) {
-            throw refused(ZmtpVersion.ZMTP_10);
+        if (mode == Mode.ZMTP20_ONLY || !legacy.accepts(ZmtpVersion.ZMTP_10)) {
+            throw ZmtpHandshakeException.versionRefused(config, ZmtpVersion.ZMTP_10);
         }
         // Our signature was the header of a long identity frame; its body completes it.
-        byte[] identity = config.identity();
-        if (identity.length > 0) {
-            ctx.writeAndFlush(ctx.alloc().buffer(identity.length).writeBytes(identity));
+        if (config.identityLength() > 0) {
+            ByteBuf body = ctx.alloc().buffer(config.identityLength());
+            legacy.writeIdentityBody(body);
+            ctx.writeAndFlush(body);
         }
         state = State.ZMTP10_IDENTITY;
         return true;
-    }
-
-    /** 1.0 and 2.0 have no security: accepted only if configured and our mechanism is NULL (rfc 23 downgrade). */
-    private boolean acceptsLegacy(ZmtpVersion version) {
-        return config.acceptedVersions().contains(version) && NullMechanism.NAME.equals(config.mechanism().name());
-    }
-
-    private ZmtpHandshakeException refused(ZmtpVersion peerVersion) {
-        if (!NullMechanism.NAME.equals(config.mechanism().name())) {
-            // rfc 23: downgrading would let an attacker strip the security mechanism.
-            return new ZmtpHandshakeException(ZmtpHandshakeFailureReason.VERSION_REFUSED, "peer speaks "
-                    + peerVersion + ", which has no security mechanism; " + config.mechanism().name() + " required");
-        }
-        return new ZmtpHandshakeException(ZmtpHandshakeFailureReason.VERSION_REFUSED,
-                "peer speaks " + peerVersion + " (accepted: " + config.acceptedVersions() + ")");
     }
 
     private boolean readMajorVersion(ChannelHandlerContext ctx, ByteBuf in) {
@@ -278,19 +267,18 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
                     "peer announced protocol revision 0, which no ZMTP version uses after a versioned signature");
         }
         if (revision == 1) {
-            if (!acceptsLegacy(ZmtpVersion.ZMTP_20)) {
-                throw refused(ZmtpVersion.ZMTP_20);
+            if (!legacy.accepts(ZmtpVersion.ZMTP_20)) {
+                throw ZmtpHandshakeException.versionRefused(config, ZmtpVersion.ZMTP_20);
             }
             ByteBuf rest = ctx.alloc().buffer(1 + 2 + config.identityLength());
-            rest.writeByte(zmtp20SocketTypeCode());
-            writeIdentityFrame(rest, ZmtpVersion.ZMTP_20);
+            legacy.writeZmtp20Rest(rest);
             ctx.writeAndFlush(rest);
             state = State.ZMTP20_IDENTITY;
             return true;
         }
         if (!config.acceptedVersions().contains(ZmtpVersion.ZMTP_31)
                 && !config.acceptedVersions().contains(ZmtpVersion.ZMTP_30)) {
-            throw refused(ZmtpVersion.ZMTP_31);
+            throw ZmtpHandshakeException.versionRefused(config, ZmtpVersion.ZMTP_31);
         }
         ByteBuf rest = ctx.alloc().buffer(ZmtpConstants.GREETING_LENGTH - 11);
         rest.writeByte(ownMinorVersion());
@@ -320,7 +308,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         ZmtpVersion version = (major == 3 && minor == 0) || ownMinorVersion() == 0
                 ? ZmtpVersion.ZMTP_30 : ZmtpVersion.ZMTP_31;
         if (!config.acceptedVersions().contains(version)) {
-            throw refused(version);
+            throw ZmtpHandshakeException.versionRefused(config, version);
         }
         byte[] expected = new byte[ZmtpConstants.MECHANISM_LENGTH];
         byte[] name = mechanism.name().getBytes(StandardCharsets.US_ASCII);
@@ -343,37 +331,27 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
     }
 
     private boolean readCommand(ChannelHandlerContext ctx, ByteBuf in) {
-        int readable = in.readableBytes();
-        if (readable < 2) {
+        if (!header.readFlags(in, 0)) {
             return false;
         }
-        int r = in.readerIndex();
-        int flags = in.getUnsignedByte(r);
+        int flags = header.flags();
         if ((flags & ~ZmtpConstants.FLAG_LONG) != ZmtpConstants.FLAG_COMMAND) {
             throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
                     "frame with flags 0x" + Integer.toHexString(flags) + " before the handshake completed"
                             + " (expected: a command)");
         }
-        long size;
-        int headerLength;
-        if ((flags & ZmtpConstants.FLAG_LONG) != 0) {
-            if (readable < 9) {
-                return false;
-            }
-            size = in.getLong(r + 1);
-            headerLength = 9;
-        } else {
-            size = in.getUnsignedByte(r + 1);
-            headerLength = 2;
+        if (!header.readSize(in)) {
+            return false;
         }
+        long size = header.size();
         if (size < 0 || size > ZmtpConstants.MAX_HANDSHAKE_COMMAND_SIZE) {
             throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "handshake command size: "
                     + size + " (expected: <= " + ZmtpConstants.MAX_HANDSHAKE_COMMAND_SIZE + ")");
         }
-        if (size > readable - headerLength) {
+        if (!header.isBodyReadable(in)) {
             return false;
         }
-        in.skipBytes(headerLength);
+        header.skip(in);
         ZmtpCommand command = ZmtpWire.readCommand(in, (int) size);
         List<ZmtpCommand> replies;
         try {
@@ -412,116 +390,30 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         ZmtpMetadata peer = mechanism.peerMetadata();
         ZmtpSocketType peerType = peer.socketType();
         if (peerType == null) {
-            throw incompatible(peer.string(ZmtpMetadata.SOCKET_TYPE));
+            throw ZmtpHandshakeException.incompatible(config, peer.string(ZmtpMetadata.SOCKET_TYPE));
         }
         if (!config.socketType().isCompatibleWith(peerType)) {
-            throw incompatible(peerType.name());
+            throw ZmtpHandshakeException.incompatible(config, peerType.name());
         }
         complete(ctx, negotiated, peer);
     }
 
-    private ZmtpHandshakeException incompatible(String peerType) {
-        return new ZmtpHandshakeException(ZmtpHandshakeFailureReason.INCOMPATIBLE_SOCKET_TYPE,
-                "peer socket type " + (peerType == null ? "missing" : peerType) + " can't talk to "
-                        + config.socketType());
-    }
-
-    private boolean readIdentity10(ChannelHandlerContext ctx, ByteBuf in) {
-        int headerLength = ZmtpWire.header10Length(in);
-        if (headerLength == 0) {
+    private boolean readZmtp10Greeting(ChannelHandlerContext ctx, ByteBuf in) {
+        ZmtpMetadata peer = legacy.readZmtp10Greeting(in);
+        if (peer == null) {
             return false;
         }
-        long length = ZmtpWire.length10(in, headerLength);
-        int flags = in.getUnsignedByte(in.readerIndex() + headerLength - 1);
-        // libzmq's staged signature doubles as a long identity frame whose flags byte is 7F.
-        boolean validFlags = flags == 0 || (headerLength == 10 && flags == 0x7F);
-        if (!validFlags || length < 1 || length > 256) {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
-                    "not a ZMTP greeting: first frame length " + length + ", flags 0x" + Integer.toHexString(flags));
-        }
-        if (!acceptsLegacy(ZmtpVersion.ZMTP_10)) {
-            throw refused(ZmtpVersion.ZMTP_10);
-        }
-        if (length - 1 > in.readableBytes() - headerLength) {
-            return false;
-        }
-        in.skipBytes(headerLength);
-        byte[] identity = new byte[(int) length - 1];
-        in.readBytes(identity);
-        complete(ctx, ZmtpVersion.ZMTP_10, ZmtpMetadata.builder().identity(identity).build());
+        complete(ctx, ZmtpVersion.ZMTP_10, peer);
         return true;
     }
 
-    private boolean readIdentity20(ChannelHandlerContext ctx, ByteBuf in) {
-        int readable = in.readableBytes();
-        if (readable < 14) {
+    private boolean readZmtp20Greeting(ChannelHandlerContext ctx, ByteBuf in) {
+        ZmtpMetadata peer = legacy.readZmtp20Greeting(in);
+        if (peer == null) {
             return false;
         }
-        int r = in.readerIndex();
-        int typeCode = in.getUnsignedByte(r + 11);
-        int flags = in.getUnsignedByte(r + 12);
-        long size;
-        int headerLength;
-        if (flags == ZmtpConstants.FLAG_LONG) {
-            if (readable < 12 + 9) {
-                return false;
-            }
-            size = in.getLong(r + 13);
-            headerLength = 9;
-        } else if (flags == 0) {
-            // Read as unsigned: identities of 128..255 bytes are valid (netty-zmtp 0.4 read this byte signed).
-            size = in.getUnsignedByte(r + 13);
-            headerLength = 2;
-        } else {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
-                    "ZMTP/2.0 identity frame with flags 0x" + Integer.toHexString(flags) + " (expected: 0x00)");
-        }
-        if (size < 0 || size > 255) {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
-                    "ZMTP/2.0 identity length: " + size + " (expected: <= 255)");
-        }
-        if (size > readable - 12 - headerLength) {
-            return false;
-        }
-        ZmtpSocketType peerType = ZmtpSocketType.fromZmtp20Code(typeCode);
-        if (peerType == null) {
-            throw incompatible("code 0x" + Integer.toHexString(typeCode));
-        }
-        if (!config.socketType().isCompatibleWith(peerType) && !isSwappedPubSubCode(peerType)) {
-            throw incompatible(peerType.name());
-        }
-        in.skipBytes(12 + headerLength);
-        byte[] identity = new byte[(int) size];
-        in.readBytes(identity);
-        complete(ctx, ZmtpVersion.ZMTP_20,
-                ZmtpMetadata.builder().socketType(peerType).identity(identity).build());
+        complete(ctx, ZmtpVersion.ZMTP_20, peer);
         return true;
-    }
-
-    /**
-     * Spotify's netty-zmtp 0.4.0 writes the ZMTP 2.0 socket-type codes of PUB and SUB swapped (its PUB sends 02,
-     * its SUB 01; it reads them correctly). libzmq doesn't check the 2.0 byte at all, so those services talk to it;
-     * we let exactly that case through: a PUB-side peer announcing PUB to our PUB/XPUB, or SUB to our SUB/XSUB.
-     */
-    private boolean isSwappedPubSubCode(ZmtpSocketType peerType) {
-        boolean swapped;
-        switch (config.socketType()) {
-            case PUB:
-            case XPUB:
-                swapped = peerType == ZmtpSocketType.PUB;
-                break;
-            case SUB:
-            case XSUB:
-                swapped = peerType == ZmtpSocketType.SUB;
-                break;
-            default:
-                swapped = false;
-        }
-        if (swapped) {
-            logger.debug("ZMTP/2.0 peer announced {} to our {}: taken as netty-zmtp 0.4's swapped PUB/SUB codes",
-                    peerType, config.socketType());
-        }
-        return swapped;
     }
 
     private void complete(ChannelHandlerContext ctx, ZmtpVersion version, ZmtpMetadata peerMetadata) {
@@ -529,15 +421,15 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         cancelTimeout();
         ChannelPipeline p = ctx.pipeline();
         String name = ctx.name();
-        p.addBefore(name, ENCODER_NAME, new ZmtpFrameEncoder(version, config.messageEncoder()));
+        p.addBefore(name, ENCODER_NAME, new ZmtpFrameEncoder(version, config.messageWriter()));
         p.addAfter(name, DECODER_NAME,
-                new ZmtpFrameDecoder(version, config.maxMessageSize(), config.newMessageDecoder()));
+                new ZmtpFrameDecoder(version, config.maxMessageSize(), config.newMessageReader()));
         p.addAfter(DECODER_NAME, HEARTBEAT_NAME, new ZmtpHeartbeatHandler(version, config));
         // Held writes go out first, through the encoder just installed before us.
         pendingWrites.removeAndWriteAll();
         ctx.flush();
         String mechanismName = version.hasCommands() ? mechanism.name() : NullMechanism.NAME;
-        ZmtpHandshakeSuccess success = new ZmtpHandshakeSuccess(version, mechanismName, peerMetadata,
+        ZmtpHandshakeSuccessEvent success = new ZmtpHandshakeSuccessEvent(version, mechanismName, peerMetadata,
                 ctx.channel().remoteAddress());
         if (logger.isDebugEnabled()) {
             logger.debug("{} handshake done: {}", ctx.channel(), success);
@@ -566,7 +458,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
             pendingWrites.removeAndFailAll(cause);
         }
         handshakeFuture.completeExceptionally(cause);
-        ctx.fireUserEventTriggered(new ZmtpHandshakeFailure(cause, remote));
+        ctx.fireUserEventTriggered(new ZmtpHandshakeFailureEvent(cause, remote));
         if (sendError) {
             // rfc 23: tell the peer why before closing (libzmq just closes, and ignores ERROR it gets here).
             ByteBuf buf = ctx.alloc().buffer(64);
@@ -614,7 +506,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         cancelTimeout();
         if (pendingWrites != null && !pendingWrites.isEmpty()) {
             pendingWrites.removeAndFailAll(new ZmtpHandshakeException(
-                    ZmtpHandshakeFailureReason.CONNECTION_CLOSED, "ZmtpHandler removed before the handshake"));
+                    ZmtpHandshakeFailureReason.CONNECTION_CLOSED, "ZmtpHandshakeHandler removed before the handshake"));
         }
     }
 
@@ -625,7 +517,7 @@ public final class ZmtpHandler extends ByteToMessageDecoder implements ChannelOu
         if (state == State.DONE) {
             ctx.write(msg, promise);
         } else if (state == State.FAILED) {
-            io.netty.util.ReferenceCountUtil.release(msg);
+            ReferenceCountUtil.release(msg);
             promise.tryFailure(new ZmtpHandshakeException(ZmtpHandshakeFailureReason.CONNECTION_CLOSED,
                     "ZMTP handshake failed"));
         } else {

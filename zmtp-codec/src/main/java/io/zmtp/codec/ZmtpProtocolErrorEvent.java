@@ -4,13 +4,14 @@ import java.net.SocketAddress;
 
 /**
  * User event fired when a connection is closed after its handshake because the peer broke the protocol (a malformed
- * frame, an oversized message, an ERROR command, a heartbeat timeout).
+ * frame, an oversized message, an ERROR command, a heartbeat timeout). An event, not an exception: the codec has
+ * already logged and closed; {@link #cause()} says what happened.
  */
-public final class ZmtpProtocolError {
+public final class ZmtpProtocolErrorEvent {
     private final SocketAddress remoteAddress;
     private final Throwable cause;
 
-    public ZmtpProtocolError(SocketAddress remoteAddress, Throwable cause) {
+    public ZmtpProtocolErrorEvent(SocketAddress remoteAddress, Throwable cause) {
         this.remoteAddress = remoteAddress;
         this.cause = cause;
     }
@@ -25,6 +26,6 @@ public final class ZmtpProtocolError {
 
     @Override
     public String toString() {
-        return "ZmtpProtocolError{" + remoteAddress + ": " + cause.getMessage() + '}';
+        return "ZmtpProtocolErrorEvent{" + remoteAddress + ": " + cause.getMessage() + '}';
     }
 }

@@ -7,13 +7,14 @@ import io.netty.channel.ChannelHandlerContext;
 import java.util.List;
 
 /**
- * Builds a {@link ZmtpMessage} whose frames are retained slices of the read buffer (no payload copy).
+ * The default {@link ZmtpMessageReader}: builds a {@link ZmtpMessage} whose frames are retained slices of the read
+ * buffer (no payload copy).
  */
-public final class DefaultZmtpMessageDecoder implements ZmtpMessageDecoder {
+public final class DefaultZmtpMessageReader implements ZmtpMessageReader {
     private ZmtpMessage message;
 
     @Override
-    public void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
+    public void readFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
         // An empty slice would still pin the whole read buffer, and empty frames are a flooding peer's cheapest.
         ByteBuf frame = length == 0 ? Unpooled.EMPTY_BUFFER : in.readRetainedSlice(length);
         if (message == null) {

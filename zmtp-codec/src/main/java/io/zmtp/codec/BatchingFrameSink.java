@@ -11,7 +11,7 @@ import io.netty.util.internal.PlatformDependent;
  * frame is not copied: the batch becomes a composite of the header bytes and the retained frame. Reused for every
  * message of a connection; event-loop confined.
  */
-final class OutboundFrameWriter implements ZmtpFrameWriter {
+final class BatchingFrameSink implements ZmtpFrameSink {
     /** Frames above this size are sent from the caller's buffer; below it, copying is cheaper than a composite. */
     static final int ZERO_COPY_THRESHOLD = 8 * 1024;
     /** A batch is handed on once it holds this much, so writability accounting sees it. */
@@ -32,7 +32,7 @@ final class OutboundFrameWriter implements ZmtpFrameWriter {
      */
     private boolean inMessage;
 
-    OutboundFrameWriter(ZmtpVersion version) {
+    BatchingFrameSink(ZmtpVersion version) {
         this.version = version;
     }
 

@@ -3,13 +3,15 @@ package io.zmtp.codec;
 import java.net.SocketAddress;
 
 /**
- * User event fired when a handshake fails; the connection is closed right after.
+ * User event fired by {@link ZmtpHandshakeHandler} when a handshake fails; the connection is closed right after.
+ * {@link #reason()} says why in a form to branch on; {@link #cause()} is the exception that also fails
+ * {@link ZmtpHandshakeHandler#handshakeFuture()} and the writes held during the handshake.
  */
-public final class ZmtpHandshakeFailure {
+public final class ZmtpHandshakeFailureEvent {
     private final ZmtpHandshakeException cause;
     private final SocketAddress remoteAddress;
 
-    public ZmtpHandshakeFailure(ZmtpHandshakeException cause, SocketAddress remoteAddress) {
+    public ZmtpHandshakeFailureEvent(ZmtpHandshakeException cause, SocketAddress remoteAddress) {
         this.cause = cause;
         this.remoteAddress = remoteAddress;
     }
@@ -32,6 +34,6 @@ public final class ZmtpHandshakeFailure {
 
     @Override
     public String toString() {
-        return "ZmtpHandshakeFailure{" + cause.reason() + ": " + cause.getMessage() + ", " + remoteAddress + '}';
+        return "ZmtpHandshakeFailureEvent{" + cause.reason() + ": " + cause.getMessage() + ", " + remoteAddress + '}';
     }
 }
