@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -32,11 +32,11 @@ class SocketDistributionIT {
     private static final List<String> NAMES = List.of("a", "b", "c");
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    private ZmqContext ctx;
+    private ZmtpContext ctx;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(2000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
     }
 
     @AfterEach
@@ -44,9 +44,9 @@ class SocketDistributionIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 1000);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 1000);
         return s;
     }
 
@@ -82,7 +82,7 @@ class SocketDistributionIT {
     private void roundRobin(SocketPeer.Kind kind, ZmtpSocketType ourType, ZmtpSocketType theirType, int skip) {
         try (SocketPeer peer = kind.start()) {
             LOG.info("our {} -> 3 {} {}", ourType, peer.version(), theirType);
-            ZmqSocket ours = socket(ourType);
+            ZmtpSocket ours = socket(ourType);
             for (String n : NAMES) {
                 new SocketEnd.Theirs(peer, n, theirType);
                 ours.connect(peer.ok("bind " + n + " tcp://127.0.0.1:*"));
@@ -107,7 +107,7 @@ class SocketDistributionIT {
     void pullFairQueue(SocketPeer.Kind kind) throws InterruptedException {
         try (SocketPeer peer = kind.start()) {
             LOG.info("3 {} PUSH -> our PULL", peer.version());
-            ZmqSocket pull = socket(ZmtpSocketType.PULL);
+            ZmtpSocket pull = socket(ZmtpSocketType.PULL);
             String endpoint = pull.bind("tcp://127.0.0.1:*");
             for (String n : NAMES) {
                 new SocketEnd.Theirs(peer, n, ZmtpSocketType.PUSH);
@@ -146,7 +146,7 @@ class SocketDistributionIT {
     void pubFanOut(SocketPeer.Kind kind) {
         try (SocketPeer peer = kind.start()) {
             LOG.info("our PUB -> 3 {} SUB", peer.version());
-            ZmqSocket pub = socket(ZmtpSocketType.PUB);
+            ZmtpSocket pub = socket(ZmtpSocketType.PUB);
             String endpoint = pub.bind("tcp://127.0.0.1:*");
             // a: everything; b: "d" (and the warm-up "w"); c: "x", which nothing matches (and "w").
             new SocketEnd.Theirs(peer, "a", ZmtpSocketType.SUB, "sub=-");

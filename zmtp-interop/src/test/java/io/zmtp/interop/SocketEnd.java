@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,9 +65,9 @@ interface SocketEnd {
 
     /** Our socket. */
     final class Ours implements SocketEnd {
-        final ZmqSocket socket;
+        final ZmtpSocket socket;
 
-        Ours(ZmqSocket socket) {
+        Ours(ZmtpSocket socket) {
             this.socket = socket;
         }
 
@@ -105,7 +105,7 @@ interface SocketEnd {
 
         @Override
         public void option(boolean subscribe, String topic) {
-            socket.setOption(subscribe ? io.zmtp.socket.ZmqOption.SUBSCRIBE : io.zmtp.socket.ZmqOption.UNSUBSCRIBE,
+            socket.setOption(subscribe ? io.zmtp.socket.ZmtpSocketOption.SUBSCRIBE : io.zmtp.socket.ZmtpSocketOption.UNSUBSCRIBE,
                     SocketPeer.bytes(topic));
         }
 

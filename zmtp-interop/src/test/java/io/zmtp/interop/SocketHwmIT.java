@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Map;
@@ -37,11 +37,11 @@ class SocketHwmIT {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final String STALLED_READER = "rcvhwm=10 rcvbuf=65536";
 
-    private ZmqContext ctx;
+    private ZmtpContext ctx;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(1000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(1000).build();
     }
 
     @AfterEach
@@ -67,8 +67,8 @@ class SocketHwmIT {
     @EnumSource(SocketPeer.Kind.class)
     void pubDropsAtHwm(SocketPeer.Kind kind) throws InterruptedException {
         try (SocketPeer peer = kind.start()) {
-            ZmqSocket pub = ctx.socket(ZmtpSocketType.PUB);
-            pub.setOption(ZmqOption.LINGER, 0);
+            ZmtpSocket pub = ctx.socket(ZmtpSocketType.PUB);
+            pub.setOption(ZmtpSocketOption.LINGER, 0);
             String endpoint = pub.bind("tcp://127.0.0.1:*");
             new SocketEnd.Theirs(peer, "s", ZmtpSocketType.SUB, (STALLED_READER + " sub=-").split(" "));
             peer.ok("connect s " + endpoint);
@@ -106,8 +106,8 @@ class SocketHwmIT {
     @EnumSource(SocketPeer.Kind.class)
     void pushBlocksAtHwm(SocketPeer.Kind kind) throws InterruptedException {
         try (SocketPeer peer = kind.start()) {
-            ZmqSocket push = ctx.socket(ZmtpSocketType.PUSH);
-            push.setOption(ZmqOption.LINGER, 0);
+            ZmtpSocket push = ctx.socket(ZmtpSocketType.PUSH);
+            push.setOption(ZmtpSocketOption.LINGER, 0);
             String endpoint = push.bind("tcp://127.0.0.1:*");
             new SocketEnd.Theirs(peer, "p", ZmtpSocketType.PULL, STALLED_READER.split(" "));
             peer.ok("connect p " + endpoint);

@@ -14,9 +14,9 @@ import static io.zmtp.codec.ZmtpSocketType.XSUB;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,16 +103,16 @@ final class SocketMatrix {
     static void run(Case c) {
         long start = System.nanoTime();
         try (SocketPeer peer = c.peer().start();
-             ZmqContext ctx = ZmqContext.builder().lingerCapMillis(2000).build()) {
+             ZmtpContext ctx = ZmtpContext.builder().lingerCapMillis(2000).build()) {
             boolean clientServer = c.pair() == Pair.REQ_REP || c.pair() == Pair.REQ_ROUTER
                     || c.pair() == Pair.DEALER_REP || c.pair() == Pair.DEALER_ROUTER;
-            ZmqSocket socket = ctx.socket(c.ours());
-            socket.setOption(ZmqOption.LINGER, 1000);
+            ZmtpSocket socket = ctx.socket(c.ours());
+            socket.setOption(ZmtpSocketOption.LINGER, 1000);
             List<String> theirOptions = new ArrayList<>();
             if (clientServer) {
                 // The client (REQ or DEALER) names itself; a ROUTER must route by that name.
                 if (c.oursFirst()) {
-                    socket.setOption(ZmqOption.ROUTING_ID, SocketPeer.bytes(CLIENT_ID));
+                    socket.setOption(ZmtpSocketOption.ROUTING_ID, SocketPeer.bytes(CLIENT_ID));
                 } else {
                     theirOptions.add("id=" + SocketPeer.hex(SocketPeer.bytes(CLIENT_ID)));
                 }

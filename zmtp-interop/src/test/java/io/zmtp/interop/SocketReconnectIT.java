@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,12 +36,12 @@ class SocketReconnectIT {
     @EnumSource(SocketPeer.Kind.class)
     void reconnectsToRestartedPeer(SocketPeer.Kind kind) throws Exception {
         SocketPeer first = kind.start();
-        try (ZmqContext ctx = ZmqContext.builder().lingerCapMillis(1000).build()) {
+        try (ZmtpContext ctx = ZmtpContext.builder().lingerCapMillis(1000).build()) {
             new SocketEnd.Theirs(first, "p", ZmtpSocketType.PULL);
             String endpoint = first.ok("bind p tcp://127.0.0.1:*");
             LOG.info("our PUSH -> {} PULL at {}, to be restarted", first.version(), endpoint);
-            ZmqSocket push = ctx.socket(ZmtpSocketType.PUSH);
-            push.setOption(ZmqOption.LINGER, 0);
+            ZmtpSocket push = ctx.socket(ZmtpSocketType.PUSH);
+            push.setOption(ZmtpSocketOption.LINGER, 0);
             push.connect(endpoint);
 
             AtomicLong accepted = new AtomicLong();

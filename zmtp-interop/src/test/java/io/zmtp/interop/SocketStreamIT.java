@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,11 +32,11 @@ class SocketStreamIT {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Duration DONE_WAIT = Duration.ofSeconds(60);
 
-    private ZmqContext ctx;
+    private ZmtpContext ctx;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(2000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
     }
 
     @AfterEach
@@ -44,9 +44,9 @@ class SocketStreamIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 1000);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 1000);
         return s;
     }
 
@@ -54,12 +54,12 @@ class SocketStreamIT {
         return ZmtpMessage.ofBytes(TAG, SocketPeer.bytes(Long.toString(seq)), SocketPeer.payload(seq));
     }
 
-    private static void send(ZmqSocket s, ZmtpMessage m, long seq) {
+    private static void send(ZmtpSocket s, ZmtpMessage m, long seq) {
         assertThat(s.send(m, WAIT)).as("%s: message %d queued within %s", s.type(), seq, WAIT).isTrue();
     }
 
     /** Receives message {@code seq} and checks it; {@code skip} leading frames (a ROUTER's id) are ignored. */
-    private static void receiveAndCheck(ZmqSocket s, long seq, int skip) {
+    private static void receiveAndCheck(ZmtpSocket s, long seq, int skip) {
         ZmtpMessage m = s.receive(WAIT);
         assertThat(m).as("%s: message %d within %s", s.type(), seq, WAIT).isNotNull();
         List<byte[]> frames = SocketEnd.Ours.frames(m);
@@ -81,7 +81,7 @@ class SocketStreamIT {
         try (SocketPeer peer = kind.start()) {
             new SocketEnd.Theirs(peer, "r", ZmtpSocketType.ROUTER);
             String endpoint = peer.ok("bind r tcp://127.0.0.1:*");
-            ZmqSocket dealer = socket(ZmtpSocketType.DEALER);
+            ZmtpSocket dealer = socket(ZmtpSocketType.DEALER);
             dealer.connect(endpoint);
             long start = System.nanoTime();
             peer.submit("echo r " + COUNT + " 10000");
@@ -105,7 +105,7 @@ class SocketStreamIT {
     @EnumSource(SocketPeer.Kind.class)
     void theirDealerOurRouter(SocketPeer.Kind kind) {
         try (SocketPeer peer = kind.start()) {
-            ZmqSocket router = socket(ZmtpSocketType.ROUTER);
+            ZmtpSocket router = socket(ZmtpSocketType.ROUTER);
             String endpoint = router.bind("tcp://127.0.0.1:*");
             new SocketEnd.Theirs(peer, "d", ZmtpSocketType.DEALER);
             peer.ok("connect d " + endpoint);
@@ -129,7 +129,7 @@ class SocketStreamIT {
     @EnumSource(SocketPeer.Kind.class)
     void ourPushTheirPull(SocketPeer.Kind kind) {
         try (SocketPeer peer = kind.start()) {
-            ZmqSocket push = socket(ZmtpSocketType.PUSH);
+            ZmtpSocket push = socket(ZmtpSocketType.PUSH);
             String endpoint = push.bind("tcp://127.0.0.1:*");
             new SocketEnd.Theirs(peer, "p", ZmtpSocketType.PULL);
             peer.ok("connect p " + endpoint);
@@ -150,7 +150,7 @@ class SocketStreamIT {
         try (SocketPeer peer = kind.start()) {
             new SocketEnd.Theirs(peer, "p", ZmtpSocketType.PUSH);
             String endpoint = peer.ok("bind p tcp://127.0.0.1:*");
-            ZmqSocket pull = socket(ZmtpSocketType.PULL);
+            ZmtpSocket pull = socket(ZmtpSocketType.PULL);
             pull.connect(endpoint);
             long start = System.nanoTime();
             peer.submit("sendseq p " + COUNT + " s");

@@ -2,10 +2,10 @@ package io.zmtp.interop;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqEvent;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketEvent;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,13 +44,13 @@ class SpotifySubscriberIT {
     @EnumSource(names = {"PUB", "XPUB"})
     void aZmtp10SubscriberGetsEverythingPublished(ZmtpSocketType ourType) throws Exception {
         long seed = 42 + ourType.ordinal();
-        try (ZmqContext ctx = ZmqContext.builder().lingerCapMillis(5000).build();
-             ZmqSocket pub = ctx.socket(ourType)) {
-            pub.setOption(ZmqOption.SNDHWM, 0);
-            pub.setOption(ZmqOption.LINGER, 5000);
+        try (ZmtpContext ctx = ZmtpContext.builder().lingerCapMillis(5000).build();
+             ZmtpSocket pub = ctx.socket(ourType)) {
+            pub.setOption(ZmtpSocketOption.SNDHWM, 0);
+            pub.setOption(ZmtpSocketOption.LINGER, 5000);
             CountDownLatch connected = new CountDownLatch(1);
             pub.monitor(e -> {
-                if (e.type() == ZmqEvent.Type.CONNECTED) {
+                if (e.type() == ZmtpSocketEvent.Type.CONNECTED) {
                     connected.countDown();
                 }
             });

@@ -24,13 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** {@code receiveAsync}: a future the application gives up on never takes a message from the ones it still waits on. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AsyncReceiveIT {
-    private ZmqContext ctx;
-    private ZmqSocket push;
-    private ZmqSocket pull;
+    private ZmtpContext ctx;
+    private ZmtpSocket push;
+    private ZmtpSocket pull;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(1000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(1000).build();
         pull = socket(PULL);
         push = socket(PUSH);
         push.connect(pull.bind("tcp://127.0.0.1:*"));
@@ -41,9 +41,9 @@ class AsyncReceiveIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 1000);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 1000);
         return s;
     }
 

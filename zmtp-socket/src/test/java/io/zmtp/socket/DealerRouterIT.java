@@ -25,11 +25,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** DEALER and ROUTER over tcp: routing ids, ROUTER_MANDATORY and ROUTER_HANDOVER, fair queueing. */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class DealerRouterIT {
-    private ZmqContext ctx;
+    private ZmtpContext ctx;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(2000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
     }
 
     @AfterEach
@@ -37,16 +37,16 @@ class DealerRouterIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 1000);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 1000);
         return s;
     }
 
     @Test
     void shouldGiveADealerWithoutRoutingIdAGeneratedFiveByteIdOnARouter() {
-        ZmqSocket router = socket(ROUTER);
-        ZmqSocket dealer = socket(DEALER);
+        ZmtpSocket router = socket(ROUTER);
+        ZmtpSocket dealer = socket(DEALER);
         dealer.connect(router.bind("tcp://127.0.0.1:*"));
         dealer.send(ZmtpMessage.of("hi"));
         ZmtpMessage m = router.receive(WAIT);
@@ -62,26 +62,26 @@ class DealerRouterIT {
 
     @Test
     void shouldDropAMessageForAnUnknownPeerOrThrowHostUnreachableWithRouterMandatory() {
-        ZmqSocket router = socket(ROUTER);
+        ZmtpSocket router = socket(ROUTER);
         router.bind("tcp://127.0.0.1:*");
         assertThat(router.trySend(ZmtpMessage.of("nobody", "x"))).isTrue();
         assertThat(router.droppedCount()).isEqualTo(1);
-        router.setOption(ZmqOption.ROUTER_MANDATORY, true);
+        router.setOption(ZmtpSocketOption.ROUTER_MANDATORY, true);
         assertThatThrownBy(() -> router.send(ZmtpMessage.of("nobody", "x")))
-                .isInstanceOf(ZmqException.HostUnreachable.class);
+                .isInstanceOf(ZmtpSocketException.HostUnreachable.class);
     }
 
     @Test
     void shouldIgnoreASecondPeerWithARoutingIdInUseWithoutHandover() {
-        ZmqSocket router = socket(ROUTER);
+        ZmtpSocket router = socket(ROUTER);
         String ep = router.bind("tcp://127.0.0.1:*");
-        ZmqSocket d1 = socket(DEALER);
-        d1.setOption(ZmqOption.ROUTING_ID, b("same"));
+        ZmtpSocket d1 = socket(DEALER);
+        d1.setOption(ZmtpSocketOption.ROUTING_ID, b("same"));
         d1.connect(ep);
         d1.send(ZmtpMessage.of("from1"));
         assertThat(recv(router)).isEqualTo("same|from1");
-        ZmqSocket d2 = socket(DEALER);
-        d2.setOption(ZmqOption.ROUTING_ID, b("same"));
+        ZmtpSocket d2 = socket(DEALER);
+        d2.setOption(ZmtpSocketOption.ROUTING_ID, b("same"));
         d2.connect(ep);
         d2.send(ZmtpMessage.of("from2"));
         d1.send(ZmtpMessage.of("again1"));
@@ -91,16 +91,16 @@ class DealerRouterIT {
 
     @Test
     void shouldMoveARoutingIdToTheNewPeerWithRouterHandover() {
-        ZmqSocket router = socket(ROUTER);
-        router.setOption(ZmqOption.ROUTER_HANDOVER, true);
+        ZmtpSocket router = socket(ROUTER);
+        router.setOption(ZmtpSocketOption.ROUTER_HANDOVER, true);
         String ep = router.bind("tcp://127.0.0.1:*");
-        ZmqSocket d1 = socket(DEALER);
-        d1.setOption(ZmqOption.ROUTING_ID, b("same"));
+        ZmtpSocket d1 = socket(DEALER);
+        d1.setOption(ZmtpSocketOption.ROUTING_ID, b("same"));
         d1.connect(ep);
         d1.send(ZmtpMessage.of("from1"));
         assertThat(recv(router)).isEqualTo("same|from1");
-        ZmqSocket d2 = socket(DEALER);
-        d2.setOption(ZmqOption.ROUTING_ID, b("same"));
+        ZmtpSocket d2 = socket(DEALER);
+        d2.setOption(ZmtpSocketOption.ROUTING_ID, b("same"));
         d2.connect(ep);
         d2.send(ZmtpMessage.of("from2"));
         assertThat(recv(router)).isEqualTo("same|from2");
@@ -110,8 +110,8 @@ class DealerRouterIT {
 
     @Test
     void shouldExchangeMessagesBetweenTwoDealers() {
-        ZmqSocket a = socket(DEALER);
-        ZmqSocket b = socket(DEALER);
+        ZmtpSocket a = socket(DEALER);
+        ZmtpSocket b = socket(DEALER);
         b.connect(a.bind("tcp://127.0.0.1:*"));
         b.send(ZmtpMessage.of("x", "y"));
         assertThat(recv(a)).isEqualTo("x|y");
@@ -121,13 +121,13 @@ class DealerRouterIT {
 
     @Test
     void shouldFairQueueARoutersInputFromThreeDealers() {
-        ZmqSocket router = socket(ROUTER);
+        ZmtpSocket router = socket(ROUTER);
         String ep = router.bind("tcp://127.0.0.1:*");
-        ZmqSocket dealer = socket(DEALER);
-        List<ZmqSocket> reps = new ArrayList<>();
+        ZmtpSocket dealer = socket(DEALER);
+        List<ZmtpSocket> reps = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ZmqSocket d = socket(DEALER);
-            d.setOption(ZmqOption.ROUTING_ID, b("d" + i));
+            ZmtpSocket d = socket(DEALER);
+            d.setOption(ZmtpSocketOption.ROUTING_ID, b("d" + i));
             d.connect(ep);
             reps.add(d);
         }

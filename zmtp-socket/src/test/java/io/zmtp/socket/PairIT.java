@@ -17,11 +17,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** PAIR over tcp. */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class PairIT {
-    private ZmqContext ctx;
+    private ZmtpContext ctx;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(2000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
     }
 
     @AfterEach
@@ -29,16 +29,16 @@ class PairIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 1000);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 1000);
         return s;
     }
 
     @Test
     void shouldPairWithOnePeerAndRefuseASecond() {
-        ZmqSocket a = socket(PAIR);
-        ZmqSocket b = socket(PAIR);
+        ZmtpSocket a = socket(PAIR);
+        ZmtpSocket b = socket(PAIR);
         String ep = a.bind("tcp://127.0.0.1:*");
         b.connect(ep);
         b.send(ZmtpMessage.of("1"));
@@ -46,7 +46,7 @@ class PairIT {
         a.send(ZmtpMessage.of("2"));
         assertThat(recv(b)).isEqualTo("2");
         // A second peer is refused; the first keeps working.
-        ZmqSocket c = socket(PAIR);
+        ZmtpSocket c = socket(PAIR);
         c.connect(ep);
         c.send(ZmtpMessage.of("intruder"));
         b.send(ZmtpMessage.of("3"));

@@ -20,13 +20,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class PollStateIT {
     private static final Duration WAIT = Duration.ofSeconds(5);
-    private ZmqContext ctx;
-    private ZmqSocket req;
-    private ZmqSocket rep;
+    private ZmtpContext ctx;
+    private ZmtpSocket req;
+    private ZmtpSocket rep;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(1000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(1000).build();
         rep = socket(REP);
         req = socket(REQ);
         req.connect(rep.bind("tcp://127.0.0.1:*"));
@@ -37,13 +37,13 @@ class PollStateIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 0);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 0);
         return s;
     }
 
-    private static void awaitReadable(ZmqSocket s) {
+    private static void awaitReadable(ZmtpSocket s) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!s.pollIn()) {
             assertThat(System.nanoTime() - deadline).as(s + " readable in time").isNegative();
@@ -61,7 +61,7 @@ class PollStateIT {
         assertThat(req.pollIn()).isTrue();
         assertThat(req.pollOut()).as("REQ with a reply pending is not writable").isFalse();
         assertThatThrownBy(() -> req.send(ZmtpMessage.of("request 2")))
-                .isInstanceOf(ZmqException.IllegalState.class);
+                .isInstanceOf(ZmtpSocketException.IllegalState.class);
 
         assertThat(recv(req)).isEqualTo("reply 1");
         assertThat(req.pollIn()).isFalse();
@@ -80,7 +80,7 @@ class PollStateIT {
         awaitReadable(rep);
         assertThat(rep.pollOut()).as("REP with an unread request is not writable").isFalse();
         assertThatThrownBy(() -> rep.send(ZmtpMessage.of("too early")))
-                .isInstanceOf(ZmqException.IllegalState.class);
+                .isInstanceOf(ZmtpSocketException.IllegalState.class);
         assertThat(rep.pollIn()).isTrue();
 
         assertThat(recv(rep)).isEqualTo("request");

@@ -26,11 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** PUB/SUB and XPUB/XSUB over tcp: filtering, fan-out, subscription reporting, HWM. */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class PubSubIT {
-    private ZmqContext ctx;
+    private ZmtpContext ctx;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(2000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
     }
 
     @AfterEach
@@ -38,17 +38,17 @@ class PubSubIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 1000);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 1000);
         return s;
     }
 
     @Test
     void shouldDeliverOnlySubscribedPrefixesAndStopAfterUnsubscribe() {
-        ZmqSocket pub = socket(PUB);
-        ZmqSocket sub = socket(SUB);
-        sub.setOption(ZmqOption.SUBSCRIBE, b("A"));
+        ZmtpSocket pub = socket(PUB);
+        ZmtpSocket sub = socket(SUB);
+        sub.setOption(ZmtpSocketOption.SUBSCRIBE, b("A"));
         sub.connect(pub.bind("tcp://127.0.0.1:*"));
         assertThat(awaitFirst(pub, sub, "A-sync")).isEqualTo("A-sync");
         drain(sub);
@@ -58,10 +58,10 @@ class PubSubIT {
         pub.send(ZmtpMessage.of("A2"));
         assertThat(recv(sub)).isEqualTo("AB|two");
         assertThat(recv(sub)).isEqualTo("A2");
-        sub.setOption(ZmqOption.SUBSCRIBE, b("C"));
+        sub.setOption(ZmtpSocketOption.SUBSCRIBE, b("C"));
         assertThat(awaitFirst(pub, sub, "C-sync")).isEqualTo("C-sync");
         drain(sub);
-        sub.setOption(ZmqOption.UNSUBSCRIBE, b("A"));
+        sub.setOption(ZmtpSocketOption.UNSUBSCRIBE, b("A"));
         // Once C-messages flow after the cancel, A-messages must no longer arrive.
         assertThat(awaitFirst(pub, sub, "C-after")).isEqualTo("C-after");
         drain(sub);
@@ -72,25 +72,25 @@ class PubSubIT {
 
     @Test
     void shouldFanOutFromAPubToThreeSubscribers() {
-        ZmqSocket pub = socket(PUB);
+        ZmtpSocket pub = socket(PUB);
         String ep = pub.bind("tcp://127.0.0.1:*");
-        List<ZmqSocket> subs = new ArrayList<>();
+        List<ZmtpSocket> subs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ZmqSocket sub = socket(SUB);
-            sub.setOption(ZmqOption.SUBSCRIBE, new byte[0]);
+            ZmtpSocket sub = socket(SUB);
+            sub.setOption(ZmtpSocketOption.SUBSCRIBE, new byte[0]);
             sub.connect(ep);
             subs.add(sub);
         }
-        for (ZmqSocket sub : subs) {
+        for (ZmtpSocket sub : subs) {
             awaitFirst(pub, sub, "sync");
         }
-        for (ZmqSocket sub : subs) {
+        for (ZmtpSocket sub : subs) {
             drain(sub);
         }
         for (int i = 0; i < 10; i++) {
             pub.send(ZmtpMessage.of("n" + i));
         }
-        for (ZmqSocket sub : subs) {
+        for (ZmtpSocket sub : subs) {
             for (int i = 0; i < 10; i++) {
                 assertThat(recv(sub)).isEqualTo("n" + i);
             }
@@ -99,8 +99,8 @@ class PubSubIT {
 
     @Test
     void shouldPassSubscriptionsFromAnXsubToAnXpubAndFilterByThem() {
-        ZmqSocket xpub = socket(XPUB);
-        ZmqSocket xsub = socket(XSUB);
+        ZmtpSocket xpub = socket(XPUB);
+        ZmtpSocket xsub = socket(XSUB);
         xsub.connect(xpub.bind("tcp://127.0.0.1:*"));
         xsub.send(ZmtpMessage.ofBytes(new byte[] {1, 'T'}));
         ZmtpMessage sub = xpub.receive(WAIT);
@@ -121,10 +121,10 @@ class PubSubIT {
 
     @Test
     void shouldReportACancelOnAnXpubWhenItsSubscriberLeaves() {
-        ZmqSocket xpub = socket(XPUB);
+        ZmtpSocket xpub = socket(XPUB);
         String ep = xpub.bind("tcp://127.0.0.1:*");
-        ZmqSocket sub = socket(SUB);
-        sub.setOption(ZmqOption.SUBSCRIBE, b("K"));
+        ZmtpSocket sub = socket(SUB);
+        sub.setOption(ZmtpSocketOption.SUBSCRIBE, b("K"));
         sub.connect(ep);
         ZmtpMessage m = xpub.receive(WAIT);
         assertThat(m.frameBytes(0)).containsExactly(1, 'K');
@@ -138,11 +138,11 @@ class PubSubIT {
 
     @Test
     void shouldDropAndCountOnAPubWhenASubscriberStopsReading() {
-        ZmqSocket pub = socket(PUB);
-        pub.setOption(ZmqOption.SNDHWM, 10);
-        ZmqSocket sub = socket(SUB);
-        sub.setOption(ZmqOption.RCVHWM, 10);
-        sub.setOption(ZmqOption.SUBSCRIBE, new byte[0]);
+        ZmtpSocket pub = socket(PUB);
+        pub.setOption(ZmtpSocketOption.SNDHWM, 10);
+        ZmtpSocket sub = socket(SUB);
+        sub.setOption(ZmtpSocketOption.RCVHWM, 10);
+        sub.setOption(ZmtpSocketOption.SUBSCRIBE, new byte[0]);
         sub.connect(pub.bind("tcp://127.0.0.1:*"));
         awaitFirst(pub, sub, "sync");
         byte[] big = new byte[64 * 1024];
@@ -154,12 +154,12 @@ class PubSubIT {
 
     @Test
     void shouldMakeAnXpubWithNodropWaitInsteadOfDropping() {
-        ZmqSocket pub = socket(XPUB);
-        pub.setOption(ZmqOption.SNDHWM, 10);
-        pub.setOption(ZmqOption.XPUB_NODROP, true);
-        ZmqSocket sub = socket(SUB);
-        sub.setOption(ZmqOption.RCVHWM, 10);
-        sub.setOption(ZmqOption.SUBSCRIBE, new byte[0]);
+        ZmtpSocket pub = socket(XPUB);
+        pub.setOption(ZmtpSocketOption.SNDHWM, 10);
+        pub.setOption(ZmtpSocketOption.XPUB_NODROP, true);
+        ZmtpSocket sub = socket(SUB);
+        sub.setOption(ZmtpSocketOption.RCVHWM, 10);
+        sub.setOption(ZmtpSocketOption.SUBSCRIBE, new byte[0]);
         sub.connect(pub.bind("tcp://127.0.0.1:*"));
         pub.receive(Duration.ofSeconds(5)).release();
         byte[] big = new byte[64 * 1024];

@@ -23,11 +23,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** PUSH and PULL over tcp: queueing before the peer exists, load balancing, fair queueing, HWM, reconnection. */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class PushPullIT {
-    private ZmqContext ctx;
+    private ZmtpContext ctx;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(2000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
     }
 
     @AfterEach
@@ -35,16 +35,16 @@ class PushPullIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 1000);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 1000);
         return s;
     }
 
     @Test
     void shouldQueueOnAConnectingPushUntilThePullBinds() throws Exception {
-        ZmqSocket push = socket(PUSH);
-        ZmqSocket probe = socket(PULL);
+        ZmtpSocket push = socket(PUSH);
+        ZmtpSocket probe = socket(PULL);
         String ep = probe.bind("tcp://127.0.0.1:*");
         probe.close();
         // Nothing listens: the connecting pipe queues.
@@ -52,7 +52,7 @@ class PushPullIT {
         for (int i = 0; i < 5; i++) {
             assertThat(push.trySend(ZmtpMessage.of("m" + i))).isTrue();
         }
-        ZmqSocket pull = socket(PULL);
+        ZmtpSocket pull = socket(PULL);
         pull.bind(ep);
         for (int i = 0; i < 5; i++) {
             assertThat(recv(pull)).isEqualTo("m" + i);
@@ -61,17 +61,17 @@ class PushPullIT {
 
     @Test
     void shouldRoundRobinFromAPushToThreePulls() {
-        ZmqSocket push = socket(PUSH);
-        List<ZmqSocket> pulls = new ArrayList<>();
+        ZmtpSocket push = socket(PUSH);
+        List<ZmtpSocket> pulls = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ZmqSocket pull = socket(PULL);
+            ZmtpSocket pull = socket(PULL);
             push.connect(pull.bind("tcp://127.0.0.1:*"));
             pulls.add(pull);
         }
         for (int i = 0; i < 30; i++) {
             push.send(ZmtpMessage.of("m" + i));
         }
-        for (ZmqSocket pull : pulls) {
+        for (ZmtpSocket pull : pulls) {
             for (int i = 0; i < 10; i++) {
                 recv(pull);
             }
@@ -81,11 +81,11 @@ class PushPullIT {
 
     @Test
     void shouldFairQueueFromThreePushesOnAPull() {
-        ZmqSocket pull = socket(PULL);
+        ZmtpSocket pull = socket(PULL);
         String ep = pull.bind("tcp://127.0.0.1:*");
-        List<ZmqSocket> pushes = new ArrayList<>();
+        List<ZmtpSocket> pushes = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ZmqSocket push = socket(PUSH);
+            ZmtpSocket push = socket(PUSH);
             push.connect(ep);
             pushes.add(push);
         }
@@ -108,14 +108,14 @@ class PushPullIT {
 
     @Test
     void shouldReconnectAfterTheBoundPeerRestarts() {
-        ZmqSocket pull = socket(PULL);
+        ZmtpSocket pull = socket(PULL);
         String ep = pull.bind("tcp://127.0.0.1:*");
-        ZmqSocket push = socket(PUSH);
+        ZmtpSocket push = socket(PUSH);
         push.connect(ep);
         push.send(ZmtpMessage.of("before"));
         assertThat(recv(pull)).isEqualTo("before");
         pull.close();
-        ZmqSocket pull2 = socket(PULL);
+        ZmtpSocket pull2 = socket(PULL);
         pull2.bind(ep);
         // A message written just before the push side notices the old connection died is lost with it (as in
         // libzmq), so keep sending until the new connection delivers.
@@ -130,11 +130,11 @@ class PushPullIT {
 
     @Test
     void shouldBlockAPushAtItsHwmUntilTheSendTimesOut() {
-        ZmqSocket push = socket(PUSH);
-        push.setOption(ZmqOption.SNDHWM, 10);
-        push.setOption(ZmqOption.LINGER, 0);
-        ZmqSocket pull = socket(PULL);
-        pull.setOption(ZmqOption.RCVHWM, 10);
+        ZmtpSocket push = socket(PUSH);
+        push.setOption(ZmtpSocketOption.SNDHWM, 10);
+        push.setOption(ZmtpSocketOption.LINGER, 0);
+        ZmtpSocket pull = socket(PULL);
+        pull.setOption(ZmtpSocketOption.RCVHWM, 10);
         push.connect(pull.bind("tcp://127.0.0.1:*"));
         push.send(ZmtpMessage.of("sync"));
         assertThat(recv(pull)).isEqualTo("sync");

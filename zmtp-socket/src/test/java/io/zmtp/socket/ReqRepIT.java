@@ -21,11 +21,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** REQ and REP over tcp, with each other and with the envelope-aware DEALER and ROUTER. */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class ReqRepIT {
-    private ZmqContext ctx;
+    private ZmtpContext ctx;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(2000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
     }
 
     @AfterEach
@@ -33,16 +33,16 @@ class ReqRepIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 1000);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 1000);
         return s;
     }
 
     @Test
     void shouldExchangeRequestsAndRepliesBetweenReqAndRep() {
-        ZmqSocket rep = socket(REP);
-        ZmqSocket req = socket(REQ);
+        ZmtpSocket rep = socket(REP);
+        ZmtpSocket req = socket(REQ);
         req.connect(rep.bind("tcp://127.0.0.1:*"));
         for (int i = 0; i < 3; i++) {
             req.send(ZmtpMessage.of("hello", "" + i));
@@ -54,13 +54,13 @@ class ReqRepIT {
 
     @Test
     void shouldEnforceLockStepOnReqAndRep() {
-        ZmqSocket rep = socket(REP);
-        ZmqSocket req = socket(REQ);
+        ZmtpSocket rep = socket(REP);
+        ZmtpSocket req = socket(REQ);
         req.connect(rep.bind("tcp://127.0.0.1:*"));
-        assertThatThrownBy(req::tryReceive).isInstanceOf(ZmqException.IllegalState.class);
-        assertThatThrownBy(() -> rep.send(ZmtpMessage.of("x"))).isInstanceOf(ZmqException.IllegalState.class);
+        assertThatThrownBy(req::tryReceive).isInstanceOf(ZmtpSocketException.IllegalState.class);
+        assertThatThrownBy(() -> rep.send(ZmtpMessage.of("x"))).isInstanceOf(ZmtpSocketException.IllegalState.class);
         req.send(ZmtpMessage.of("1"));
-        assertThatThrownBy(() -> req.send(ZmtpMessage.of("2"))).isInstanceOf(ZmqException.IllegalState.class);
+        assertThatThrownBy(() -> req.send(ZmtpMessage.of("2"))).isInstanceOf(ZmtpSocketException.IllegalState.class);
         assertThat(recv(rep)).isEqualTo("1");
         rep.send(ZmtpMessage.of("r"));
         assertThat(recv(req)).isEqualTo("r");
@@ -68,9 +68,9 @@ class ReqRepIT {
 
     @Test
     void shouldDeliverAReqRequestToARouterUnderTheReqRoutingIdAndRouteTheReplyBack() {
-        ZmqSocket router = socket(ROUTER);
-        ZmqSocket req = socket(REQ);
-        req.setOption(ZmqOption.ROUTING_ID, b("client-1"));
+        ZmtpSocket router = socket(ROUTER);
+        ZmtpSocket req = socket(REQ);
+        req.setOption(ZmtpSocketOption.ROUTING_ID, b("client-1"));
         req.connect(router.bind("tcp://127.0.0.1:*"));
         req.send(ZmtpMessage.of("ping"));
         assertThat(recv(router)).isEqualTo("client-1||ping");
@@ -80,8 +80,8 @@ class ReqRepIT {
 
     @Test
     void shouldHandARepTheRequestWithoutTheDealerEnvelopeAndPutItBackOnTheReply() {
-        ZmqSocket rep = socket(REP);
-        ZmqSocket dealer = socket(DEALER);
+        ZmtpSocket rep = socket(REP);
+        ZmtpSocket dealer = socket(DEALER);
         dealer.connect(rep.bind("tcp://127.0.0.1:*"));
         dealer.send(ZmtpMessage.of("env", "", "q"));
         assertThat(recv(rep)).isEqualTo("q");

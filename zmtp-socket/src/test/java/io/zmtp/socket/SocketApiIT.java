@@ -33,11 +33,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class SocketApiIT {
-    private ZmqContext ctx;
+    private ZmtpContext ctx;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(2000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
     }
 
     @AfterEach
@@ -45,19 +45,19 @@ class SocketApiIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 1000);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 1000);
         return s;
     }
 
     /** Whether nothing listens on {@code endpoint} any more: binding it again succeeds only then. */
     private boolean free(String endpoint) {
-        ZmqSocket probe = socket(PULL);
+        ZmtpSocket probe = socket(PULL);
         try {
             probe.bind(endpoint);
             return true;
-        } catch (ZmqException.EndpointFailed e) {
+        } catch (ZmtpSocketException.EndpointFailed e) {
             return false;
         } finally {
             probe.close();
@@ -68,44 +68,44 @@ class SocketApiIT {
         return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
     }
 
-    private static boolean closedToTheApplication(ZmqSocket s) {
+    private static boolean closedToTheApplication(ZmtpSocket s) {
         try {
             ZmtpMessage m = s.tryReceive();
             if (m != null) {
                 m.release();
             }
             return false;
-        } catch (ZmqException.Closed e) {
+        } catch (ZmtpSocketException.Closed e) {
             return true;
         }
     }
 
     @Test
     void shouldReportHandshakesDisconnectionsAndFailuresToAMonitor() throws Exception {
-        java.util.concurrent.BlockingQueue<ZmqEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
-        ZmqSocket rep = socket(REP);
+        java.util.concurrent.BlockingQueue<ZmtpSocketEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
+        ZmtpSocket rep = socket(REP);
         rep.monitor(events::add);
         String endpoint = rep.bind("tcp://127.0.0.1:*");
-        ZmqSocket req = socket(REQ);
+        ZmtpSocket req = socket(REQ);
         req.connect(endpoint);
-        ZmqEvent connected = events.poll(5, TimeUnit.SECONDS);
-        assertThat(connected.type()).isEqualTo(ZmqEvent.Type.CONNECTED);
+        ZmtpSocketEvent connected = events.poll(5, TimeUnit.SECONDS);
+        assertThat(connected.type()).isEqualTo(ZmtpSocketEvent.Type.CONNECTED);
         assertThat(connected.version()).isEqualTo(io.zmtp.codec.ZmtpVersion.ZMTP_31);
         assertThat(connected.peerSocketType()).isEqualTo(REQ);
         req.close();
-        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmqEvent.Type.DISCONNECTED);
+        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.DISCONNECTED);
 
-        ZmqSocket push = socket(PUSH);
+        ZmtpSocket push = socket(PUSH);
         push.connect(endpoint);
-        ZmqEvent failed = events.poll(5, TimeUnit.SECONDS);
-        assertThat(failed.type()).isEqualTo(ZmqEvent.Type.HANDSHAKE_FAILED);
+        ZmtpSocketEvent failed = events.poll(5, TimeUnit.SECONDS);
+        assertThat(failed.type()).isEqualTo(ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
         assertThat(failed.detail()).contains("INCOMPATIBLE_SOCKET_TYPE");
     }
 
     @Test
     void shouldThrowOnAnInterruptedReceiveAndLeaveTheSocketUsable() throws Exception {
-        ZmqSocket pull = socket(PULL);
-        ZmqSocket push = socket(PUSH);
+        ZmtpSocket pull = socket(PULL);
+        ZmtpSocket push = socket(PUSH);
         push.connect(pull.bind("tcp://127.0.0.1:*"));
         java.util.concurrent.CompletableFuture<Throwable> thrown = new java.util.concurrent.CompletableFuture<>();
         Thread waiter = new Thread(() -> {
@@ -118,15 +118,15 @@ class SocketApiIT {
         });
         waiter.start();
         waiter.interrupt();
-        assertThat(thrown.get(5, TimeUnit.SECONDS)).isInstanceOf(ZmqException.Interrupted.class);
+        assertThat(thrown.get(5, TimeUnit.SECONDS)).isInstanceOf(ZmtpSocketException.Interrupted.class);
         push.send(ZmtpMessage.of("still works"));
         assertThat(recv(pull)).isEqualTo("still works");
     }
 
     @Test
     void shouldCompleteAnAsyncSendAndReceive() throws Exception {
-        ZmqSocket pull = socket(PULL);
-        ZmqSocket push = socket(PUSH);
+        ZmtpSocket pull = socket(PULL);
+        ZmtpSocket push = socket(PUSH);
         push.connect(pull.bind("tcp://127.0.0.1:*"));
         var received = pull.receiveAsync().toCompletableFuture();
         push.sendAsync(ZmtpMessage.of("async")).toCompletableFuture().get(5, TimeUnit.SECONDS);
@@ -135,27 +135,27 @@ class SocketApiIT {
 
     @Test
     void shouldThrowClosedFromAClosedSocket() {
-        ZmqSocket s = socket(DEALER);
+        ZmtpSocket s = socket(DEALER);
         s.close();
-        assertThatThrownBy(s::tryReceive).isInstanceOf(ZmqException.Closed.class);
-        assertThatThrownBy(() -> s.send(ZmtpMessage.of("x"))).isInstanceOf(ZmqException.Closed.class);
+        assertThatThrownBy(s::tryReceive).isInstanceOf(ZmtpSocketException.Closed.class);
+        assertThatThrownBy(() -> s.send(ZmtpMessage.of("x"))).isInstanceOf(ZmtpSocketException.Closed.class);
     }
 
     @Test
     void shouldRejectBadEndpoints() {
-        ZmqSocket s = socket(DEALER);
-        assertThatThrownBy(() -> s.bind("nonsense")).isInstanceOf(ZmqException.EndpointFailed.class);
-        assertThatThrownBy(() -> s.connect("ipc:///tmp/x")).isInstanceOf(ZmqException.EndpointFailed.class);
-        assertThatThrownBy(() -> s.connect("tcp://127.0.0.1:*")).isInstanceOf(ZmqException.EndpointFailed.class);
-        assertThatThrownBy(() -> s.unbind("tcp://127.0.0.1:1")).isInstanceOf(ZmqException.EndpointFailed.class);
+        ZmtpSocket s = socket(DEALER);
+        assertThatThrownBy(() -> s.bind("nonsense")).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
+        assertThatThrownBy(() -> s.connect("ipc:///tmp/x")).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
+        assertThatThrownBy(() -> s.connect("tcp://127.0.0.1:*")).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
+        assertThatThrownBy(() -> s.unbind("tcp://127.0.0.1:1")).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
     }
 
     @Test
     void shouldBindAllInterfacesForAWildcardHost() {
-        ZmqSocket pull = socket(PULL);
+        ZmtpSocket pull = socket(PULL);
         String ep = pull.bind("tcp://*:*");
         assertThat(ep).startsWith("tcp://0.0.0.0:");
-        ZmqSocket push = socket(PUSH);
+        ZmtpSocket push = socket(PUSH);
         push.connect(ep.replace("0.0.0.0", "127.0.0.1"));
         push.send(ZmtpMessage.of("x"));
         assertThat(recv(pull)).isEqualTo("x");
@@ -165,7 +165,7 @@ class SocketApiIT {
     /** As in libzmq, unbind takes the string bind was given as well as the one it returned, and tcp's wildcard form. */
     @Test
     void shouldUnbindByTheGivenTheReturnedAndTheWildcardForms() {
-        ZmqSocket pull = socket(PULL);
+        ZmtpSocket pull = socket(PULL);
 
         String ephemeral = pull.bind("tcp://127.0.0.1:*");
         assertThat(free(ephemeral)).as("a bound port can't be bound again").isFalse();
@@ -194,15 +194,15 @@ class SocketApiIT {
 
         // A form naming another address is no match, and leaves the listener working.
         pull.bind(given);
-        assertThatThrownBy(() -> pull.unbind("tcp://127.0.0.1:" + p)).isInstanceOf(ZmqException.EndpointFailed.class);
-        assertThatThrownBy(() -> pull.unbind("tcp://*:*")).isInstanceOf(ZmqException.EndpointFailed.class);
-        ZmqSocket push = socket(PUSH);
+        assertThatThrownBy(() -> pull.unbind("tcp://127.0.0.1:" + p)).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
+        assertThatThrownBy(() -> pull.unbind("tcp://*:*")).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
+        ZmtpSocket push = socket(PUSH);
         push.connect("tcp://127.0.0.1:" + p);
         push.send(ZmtpMessage.of("still listening"));
         assertThat(recv(pull)).isEqualTo("still listening");
         pull.unbind(given);
         assertThat(free(given)).isTrue();
-        assertThatThrownBy(() -> pull.unbind(given)).isInstanceOf(ZmqException.EndpointFailed.class);
+        assertThatThrownBy(() -> pull.unbind(given)).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
     }
 
     /**
@@ -213,16 +213,16 @@ class SocketApiIT {
      */
     @Test
     void shouldLingerAContextsSocketsTogetherWhenItCloses() throws Exception {
-        ZmqSocket probe = socket(PULL);
+        ZmtpSocket probe = socket(PULL);
         String ep1 = probe.bind("tcp://127.0.0.1:*");
         String ep2 = probe.bind("tcp://127.0.0.1:*");
         probe.close();
 
-        ZmqContext closing = ZmqContext.builder().lingerCapMillis(60_000).build();
-        ZmqSocket a = closing.socket(DEALER);
-        ZmqSocket b = closing.socket(DEALER);
-        for (ZmqSocket s : List.of(a, b)) {
-            s.setOption(ZmqOption.LINGER, 60_000);
+        ZmtpContext closing = ZmtpContext.builder().lingerCapMillis(60_000).build();
+        ZmtpSocket a = closing.socket(DEALER);
+        ZmtpSocket b = closing.socket(DEALER);
+        for (ZmtpSocket s : List.of(a, b)) {
+            s.setOption(ZmtpSocketOption.LINGER, 60_000);
         }
         a.connect(ep1);
         b.connect(ep2);
@@ -239,8 +239,8 @@ class SocketApiIT {
         boolean stillLingering = !closed.isDone();
 
         // Let both deliver, which ends the lingering either way.
-        ZmqSocket peer1 = socket(DEALER);
-        ZmqSocket peer2 = socket(DEALER);
+        ZmtpSocket peer1 = socket(DEALER);
+        ZmtpSocket peer2 = socket(DEALER);
         peer1.bind(ep1);
         peer2.bind(ep2);
         assertThat(recv(peer1)).isEqualTo("from a");
@@ -257,13 +257,13 @@ class SocketApiIT {
      */
     @Test
     void shouldDropWhatNoSocketCouldDeliverInItsLingerWhenAContextCloses() throws Exception {
-        ZmqSocket probe = socket(PULL);
+        ZmtpSocket probe = socket(PULL);
         String nobody = probe.bind("tcp://127.0.0.1:*");
         probe.close();
-        ZmqContext closing = ZmqContext.builder().build();
+        ZmtpContext closing = ZmtpContext.builder().build();
         for (int i = 0; i < 2; i++) {
-            ZmqSocket s = closing.socket(PUSH);
-            s.setOption(ZmqOption.LINGER, 500);
+            ZmtpSocket s = closing.socket(PUSH);
+            s.setOption(ZmtpSocketOption.LINGER, 500);
             s.connect(nobody);
             s.send(ZmtpMessage.of("undeliverable " + i));
         }
@@ -272,24 +272,24 @@ class SocketApiIT {
 
     @Test
     void shouldHaveLibzmqOptionDefaults() {
-        ZmqSocket s = socket(DEALER);
-        assertThat(s.getOption(ZmqOption.SNDHWM)).isEqualTo(1000);
-        assertThat(s.getOption(ZmqOption.RCVHWM)).isEqualTo(1000);
-        assertThat(s.getOption(ZmqOption.RECONNECT_IVL)).isEqualTo(100);
-        assertThat(s.getOption(ZmqOption.RECONNECT_IVL_MAX)).isZero();
-        assertThat(s.getOption(ZmqOption.HANDSHAKE_IVL)).isEqualTo(30_000);
-        assertThatThrownBy(() -> s.setOption(ZmqOption.SNDHWM, -1)).isInstanceOf(IllegalArgumentException.class);
+        ZmtpSocket s = socket(DEALER);
+        assertThat(s.getOption(ZmtpSocketOption.SNDHWM)).isEqualTo(1000);
+        assertThat(s.getOption(ZmtpSocketOption.RCVHWM)).isEqualTo(1000);
+        assertThat(s.getOption(ZmtpSocketOption.RECONNECT_IVL)).isEqualTo(100);
+        assertThat(s.getOption(ZmtpSocketOption.RECONNECT_IVL_MAX)).isZero();
+        assertThat(s.getOption(ZmtpSocketOption.HANDSHAKE_IVL)).isEqualTo(30_000);
+        assertThatThrownBy(() -> s.setOption(ZmtpSocketOption.SNDHWM, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     /** The ffi-rzmq reqrep_poll example: a REQ and a REP driven from one thread by a poller. */
     @Test
     void shouldDriveAReqAndARepFromOnePoller() {
-        ZmqSocket rep = socket(REP);
-        ZmqSocket req = socket(REQ);
+        ZmtpSocket rep = socket(REP);
+        ZmtpSocket req = socket(REQ);
         req.connect(rep.bind("tcp://127.0.0.1:*"));
-        try (ZmqPoller poller = new ZmqPoller()) {
-            poller.register(req, ZmqPoller.Interest.OUT, ZmqPoller.Interest.IN);
-            poller.register(rep, ZmqPoller.Interest.IN);
+        try (ZmtpPoller poller = new ZmtpPoller()) {
+            poller.register(req, ZmtpPoller.Interest.OUT, ZmtpPoller.Interest.IN);
+            poller.register(rep, ZmtpPoller.Interest.IN);
             int replies = 0;
             int requests = 0;
             while (replies < 10) {
@@ -312,8 +312,8 @@ class SocketApiIT {
 
     @Test
     void shouldRejectAReleasedMessageAtSendAndDeliverTheMessagesAroundItWhole() {
-        ZmqSocket pull = socket(PULL);
-        ZmqSocket push = socket(PUSH);
+        ZmtpSocket pull = socket(PULL);
+        ZmtpSocket push = socket(PUSH);
         push.connect(pull.bind("tcp://127.0.0.1:*"));
         push.send(ZmtpMessage.of("before", "2"));
         ZmtpMessage released = ZmtpMessage.of("gone");
@@ -329,8 +329,8 @@ class SocketApiIT {
 
     @Test
     void shouldSendAMessageWithNoFramesAsOneEmptyFrameAsLibzmqSendsAnEmptyMessage() {
-        ZmqSocket pull = socket(PULL);
-        ZmqSocket push = socket(PUSH);
+        ZmtpSocket pull = socket(PULL);
+        ZmtpSocket push = socket(PUSH);
         push.connect(pull.bind("tcp://127.0.0.1:*"));
         push.send(ZmtpMessage.create());
         ZmtpMessage m = pull.receive(WAIT);
@@ -349,7 +349,7 @@ class SocketApiIT {
     void shouldStallNeitherOtherSocketsNorCloseOnANameLookupThatNeverAnswers() throws Exception {
         CountDownLatch lookingUp = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
-        ZmqContext c = ZmqContext.builder().ioThreads(1).lingerCapMillis(2000).hostResolver(host -> {
+        ZmtpContext c = ZmtpContext.builder().ioThreads(1).lingerCapMillis(2000).hostResolver(host -> {
             if (!"hangs.invalid".equals(host)) {
                 return InetAddress.getByName(host);
             }
@@ -362,16 +362,16 @@ class SocketApiIT {
             throw new UnknownHostException(host + " (lookup abandoned)");
         }).build();
         try {
-            ZmqSocket stuck = c.socket(DEALER);
-            stuck.setOption(ZmqOption.LINGER, 200);
+            ZmtpSocket stuck = c.socket(DEALER);
+            stuck.setOption(ZmtpSocketOption.LINGER, 200);
             stuck.connect("tcp://hangs.invalid:5555");
             stuck.send(ZmtpMessage.of("queued for a host that never resolves"));
             assertThat(lookingUp.await(10, TimeUnit.SECONDS)).as("lookup started").isTrue();
 
-            ZmqSocket pull = c.socket(PULL);
-            ZmqSocket push = c.socket(PUSH);
-            pull.setOption(ZmqOption.LINGER, 0);
-            push.setOption(ZmqOption.LINGER, 0);
+            ZmtpSocket pull = c.socket(PULL);
+            ZmtpSocket push = c.socket(PUSH);
+            pull.setOption(ZmtpSocketOption.LINGER, 0);
+            push.setOption(ZmtpSocketOption.LINGER, 0);
             push.connect(pull.bind("tcp://127.0.0.1:*"));
             for (int i = 0; i < 3; i++) {
                 push.send(ZmtpMessage.of("m" + i));
@@ -387,8 +387,8 @@ class SocketApiIT {
 
     @Test
     void shouldSendAndReceiveStringsAndByteArraysAFrameAtATimeWithNothingToRelease() {
-        ZmqSocket pull = socket(PULL);
-        ZmqSocket push = socket(PUSH);
+        ZmtpSocket pull = socket(PULL);
+        ZmtpSocket push = socket(PUSH);
         push.connect(pull.bind("tcp://127.0.0.1:*"));
         byte[] reused = b("first");
         push.send(reused, b("second"));

@@ -14,9 +14,9 @@ class SocketGuideExampleIT {
     @Test
     void shouldRunTheGuideExample() {
         // guide: start
-        try (ZmqContext context = new ZmqContext();
-             ZmqSocket server = context.socket(ZmtpSocketType.REP);
-             ZmqSocket client = context.socket(ZmtpSocketType.REQ)) {
+        try (ZmtpContext context = new ZmtpContext();
+             ZmtpSocket server = context.socket(ZmtpSocketType.REP);
+             ZmtpSocket client = context.socket(ZmtpSocketType.REQ)) {
             String endpoint = server.bind("tcp://127.0.0.1:*");   // e.g. tcp://127.0.0.1:54321
             client.connect(endpoint);
 

@@ -36,7 +36,7 @@ public final class SocketTestSupport {
     }
 
     /** Receives within WAIT and returns the frames joined by "|"; releases the message. */
-    public static String recv(ZmqSocket s) {
+    public static String recv(ZmtpSocket s) {
         ZmtpMessage m = s.receive(WAIT);
         assertThat(m).as("message on " + s).isNotNull();
         return text(m);
@@ -60,7 +60,7 @@ public final class SocketTestSupport {
     }
 
     /** Sends from {@code pub} until {@code sub} gets a message (subscriptions propagate asynchronously). */
-    public static String awaitFirst(ZmqSocket pub, ZmqSocket sub, String topicMessage) {
+    public static String awaitFirst(ZmtpSocket pub, ZmtpSocket sub, String topicMessage) {
         for (int i = 0; i < 200; i++) {
             pub.send(ZmtpMessage.of(topicMessage));
             ZmtpMessage m = sub.receive(Duration.ofMillis(25));
@@ -72,7 +72,7 @@ public final class SocketTestSupport {
     }
 
     /** Receives and releases until nothing arrives for 50 ms. */
-    public static void drain(ZmqSocket s) {
+    public static void drain(ZmtpSocket s) {
         ZmtpMessage m;
         while ((m = s.receive(Duration.ofMillis(50))) != null) {
             m.release();

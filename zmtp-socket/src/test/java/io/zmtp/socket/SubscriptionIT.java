@@ -25,11 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Subscriptions between our sockets and a bare-codec peer that shows exactly what crosses the wire. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SubscriptionIT {
-    private ZmqContext ctx;
+    private ZmtpContext ctx;
 
     @BeforeEach
     void setUp() {
-        ctx = ZmqContext.builder().lingerCapMillis(1000).build();
+        ctx = ZmtpContext.builder().lingerCapMillis(1000).build();
     }
 
     @AfterEach
@@ -37,15 +37,15 @@ class SubscriptionIT {
         ctx.close();
     }
 
-    private ZmqSocket socket(ZmtpSocketType type) {
-        ZmqSocket s = ctx.socket(type);
-        s.setOption(ZmqOption.LINGER, 0);
+    private ZmtpSocket socket(ZmtpSocketType type) {
+        ZmtpSocket s = ctx.socket(type);
+        s.setOption(ZmtpSocketOption.LINGER, 0);
         return s;
     }
 
     @Test
     void shouldTakeARepeatedSubscribeAsOneAndRemoveItWithOneCancel() {
-        ZmqSocket xpub = socket(XPUB);
+        ZmtpSocket xpub = socket(XPUB);
         String endpoint = xpub.bind("tcp://127.0.0.1:*");
         try (RawPeer sub = new RawPeer(ZmtpConfig.builder(SUB).build())) {
             Channel ch = sub.connect(endpoint);
@@ -74,16 +74,16 @@ class SubscriptionIT {
         int late = 100;
         for (int round = 0; round < 10; round++) {
             try (RawPeer pub = new RawPeer(ZmtpConfig.builder(ZmtpSocketType.PUB).build());
-                 ZmqSocket sub = socket(SUB)) {
+                 ZmtpSocket sub = socket(SUB)) {
                 String endpoint = sub.bind("tcp://127.0.0.1:*");
                 Set<String> expected = new HashSet<>();
                 for (int i = 0; i < early; i++) {
-                    sub.setOption(ZmqOption.SUBSCRIBE, b("early-" + i));
+                    sub.setOption(ZmtpSocketOption.SUBSCRIBE, b("early-" + i));
                     expected.add("SUBSCRIBE:early-" + i);
                 }
                 pub.startConnect(endpoint);
                 for (int i = 0; i < late; i++) {
-                    sub.setOption(ZmqOption.SUBSCRIBE, b("late-" + i));
+                    sub.setOption(ZmtpSocketOption.SUBSCRIBE, b("late-" + i));
                     expected.add("SUBSCRIBE:late-" + i);
                 }
                 Set<String> seen = new HashSet<>();

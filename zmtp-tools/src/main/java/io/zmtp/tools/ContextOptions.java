@@ -1,10 +1,10 @@
 package io.zmtp.tools;
 
-import io.zmtp.socket.ZmqContext;
+import io.zmtp.socket.ZmtpContext;
 import picocli.CommandLine.Option;
 
 /**
- * The {@link ZmqContext.Builder} settings as command-line options, so a tool runs on exactly what an application
+ * The {@link ZmtpContext.Builder} settings as command-line options, so a tool runs on exactly what an application
  * would configure.
  */
 public final class ContextOptions {
@@ -18,11 +18,11 @@ public final class ContextOptions {
             description = "Use epoll where its native library loads (default); --no-native-transport forces NIO.")
     boolean nativeTransport;
 
-    public ZmqContext.Builder builder() {
-        return ZmqContext.builder().ioThreads(ioThreads).nativeTransport(nativeTransport);
+    public ZmtpContext.Builder builder() {
+        return ZmtpContext.builder().ioThreads(ioThreads).nativeTransport(nativeTransport);
     }
 
-    public ZmqContext newContext() {
+    public ZmtpContext newContext() {
         return builder().build();
     }
 
@@ -30,7 +30,7 @@ public final class ContextOptions {
         return ioThreads;
     }
 
-    /** What was asked for; whether epoll actually loads is {@link ZmqContext#isNativeTransport()}. */
+    /** What was asked for; whether epoll actually loads is {@link ZmtpContext#isNativeTransport()}. */
     public boolean nativeTransport() {
         return nativeTransport;
     }

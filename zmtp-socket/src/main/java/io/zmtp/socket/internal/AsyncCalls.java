@@ -2,7 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpMessage;
-import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmtpSocketException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +50,7 @@ final class AsyncCalls {
         try {
             // Earlier calls go first.
             m = receives.isEmpty() ? socket.receive(0) : null;
-        } catch (ZmqException e) {
+        } catch (ZmtpSocketException e) {
             f.completeExceptionally(e);
             return f;
         }
@@ -122,7 +122,7 @@ final class AsyncCalls {
             boolean sent;
             try {
                 sent = socket.xsend(s.msg);
-            } catch (ZmqException e) {
+            } catch (ZmtpSocketException e) {
                 sends.poll();
                 ReferenceCountUtil.release(s.msg);
                 PendingSend failed = s;
@@ -148,7 +148,7 @@ final class AsyncCalls {
             }
             try {
                 socket.checkReceive();
-            } catch (ZmqException e) {
+            } catch (ZmtpSocketException e) {
                 receives.poll();
                 ReceiveFuture failed = f;
                 completions.add(() -> failed.completeExceptionally(e));
@@ -167,13 +167,13 @@ final class AsyncCalls {
         }
     }
 
-    private ZmqException closed() {
-        return new ZmqException.Closed(socket.type + " socket is closed");
+    private ZmtpSocketException closed() {
+        return new ZmtpSocketException.Closed(socket.type + " socket is closed");
     }
 
     /** Fails every waiting call: the socket is closed. */
     void failAll() {
-        ZmqException closed = closed();
+        ZmtpSocketException closed = closed();
         PendingSend s;
         while ((s = sends.poll()) != null) {
             ReferenceCountUtil.release(s.msg);

@@ -2,13 +2,13 @@ package io.zmtp.socket.internal;
 
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
-import io.zmtp.socket.ZmqEvent;
+import io.zmtp.socket.ZmtpSocketEvent;
 
 import java.net.SocketAddress;
 
-/** What a pipe reports to its socket's monitors; the public API shows it as a {@link ZmqEvent}. Immutable. */
+/** What a pipe reports to its socket's monitors; the public API shows it as a {@link ZmtpSocketEvent}. Immutable. */
 public final class ConnectionEvent {
-    private final ZmqEvent.Type type;
+    private final ZmtpSocketEvent.Type type;
     private final String endpoint;
     private final SocketAddress remoteAddress;
     private final ZmtpVersion version;
@@ -16,7 +16,7 @@ public final class ConnectionEvent {
     private final byte[] peerIdentity;
     private final String detail;
 
-    ConnectionEvent(ZmqEvent.Type type, String endpoint, SocketAddress remoteAddress, ZmtpVersion version,
+    ConnectionEvent(ZmtpSocketEvent.Type type, String endpoint, SocketAddress remoteAddress, ZmtpVersion version,
                     ZmtpSocketType peerSocketType, byte[] peerIdentity, String detail) {
         this.type = type;
         this.endpoint = endpoint;
@@ -27,7 +27,7 @@ public final class ConnectionEvent {
         this.detail = detail;
     }
 
-    public ZmqEvent.Type type() {
+    public ZmtpSocketEvent.Type type() {
         return type;
     }
 

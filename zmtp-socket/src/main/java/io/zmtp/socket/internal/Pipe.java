@@ -7,7 +7,7 @@ import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
-import io.zmtp.socket.ZmqEvent;
+import io.zmtp.socket.ZmtpSocketEvent;
 
 import java.net.SocketAddress;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -27,9 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>High-water marks</h2>
  * RCVHWM: when {@code inCount} reaches it the channel stops reading ({@code autoRead=false}) and resumes once the
- * application has taken the queue down to half of it. SNDHWM: {@link #offer} refuses beyond it; the drain task moves messages
- * to the channel only while the channel is writable (Netty's write-buffer water mark), so memory per peer is bounded
- * by SNDHWM messages plus the channel's high water mark in bytes.
+ * application has taken the queue down to half of it. SNDHWM: {@link #offer} refuses beyond it; the drain task moves
+ * messages to the channel only while the channel is writable (Netty's write-buffer water mark), so memory per peer
+ * is bounded by SNDHWM messages plus the channel's high water mark in bytes.
  */
 public final class Pipe {
     /** Lifecycle. */
@@ -460,7 +460,7 @@ public final class Pipe {
     }
 
     /** Tells the socket's monitors about this pipe's connection (I/O thread). */
-    void emit(ZmqEvent.Type type, Channel ch, String detail) {
+    void emit(ZmtpSocketEvent.Type type, Channel ch, String detail) {
         ZmtpHandshakeSuccessEvent h = handshake;
         boolean current = h != null && channel == ch;
         listener.pipeEvent(new ConnectionEvent(type, endpoint, ch.remoteAddress(), current ? h.version() : null,

@@ -13,7 +13,7 @@ import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpProtocolErrorEvent;
 import io.zmtp.codec.ZmtpVersion;
-import io.zmtp.socket.ZmqEvent;
+import io.zmtp.socket.ZmtpSocketEvent;
 
 /**
  * The last handler of every connection's pipeline: hands messages to the {@link Pipe} and nothing else. It takes no
@@ -52,12 +52,13 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
             }
             pipe.onHandshake(ctx.channel(), success);
             handshaken = true;
-            pipe.emit(ZmqEvent.Type.CONNECTED, ctx.channel(), null);
+            pipe.emit(ZmtpSocketEvent.Type.CONNECTED, ctx.channel(), null);
         } else if (evt instanceof ZmtpHandshakeFailureEvent) {
             ZmtpHandshakeFailureEvent f = (ZmtpHandshakeFailureEvent) evt;
-            pipe.emit(ZmqEvent.Type.HANDSHAKE_FAILED, ctx.channel(), f.reason() + ": " + f.message());
+            pipe.emit(ZmtpSocketEvent.Type.HANDSHAKE_FAILED, ctx.channel(), f.reason() + ": " + f.message());
         } else if (evt instanceof ZmtpProtocolErrorEvent) {
-            pipe.emit(ZmqEvent.Type.PROTOCOL_ERROR, ctx.channel(), ((ZmtpProtocolErrorEvent) evt).cause().getMessage());
+            String reason = ((ZmtpProtocolErrorEvent) evt).cause().getMessage();
+            pipe.emit(ZmtpSocketEvent.Type.PROTOCOL_ERROR, ctx.channel(), reason);
         }
         ReferenceCountUtil.release(evt);
     }
@@ -101,7 +102,7 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (handshaken) {
-            pipe.emit(ZmqEvent.Type.DISCONNECTED, ctx.channel(), null);
+            pipe.emit(ZmtpSocketEvent.Type.DISCONNECTED, ctx.channel(), null);
         }
         pipe.onInactive(ctx.channel());
         super.channelInactive(ctx);

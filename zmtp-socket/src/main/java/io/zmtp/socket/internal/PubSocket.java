@@ -5,15 +5,15 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqException;
-import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmtpSocketException;
+import io.zmtp.socket.ZmtpSocketOption;
 
 import java.util.ArrayDeque;
 
 /**
  * PUB and XPUB (rfc 29): messages go to every connected subscriber whose subscriptions match the first frame; a
- * subscriber at its HWM misses the message (counted), or with XPUB_NODROP the send waits for room. Subscriptions arrive as SUBSCRIBE/CANCEL commands or
- * {@code 01}/{@code 00}-prefixed messages, both seen here as messages. XPUB hands them to the application: a
+ * subscriber at its HWM misses the message (counted), or with XPUB_NODROP the send waits for room. Subscriptions
+ * arrive as SUBSCRIBE/CANCEL commands or {@code 01}/{@code 00}-prefixed messages, both seen here as messages. XPUB hands them to the application: a
  * subscribe when a prefix gets its first subscriber (every one with XPUB_VERBOSE), a cancel when it loses its last
  * (including when a subscriber disconnects); other messages from subscribers are delivered too. PUB ignores anything
  * that isn't a subscription.
@@ -70,7 +70,7 @@ public final class PubSocket extends SocketBase {
                 byte[] topic = ByteBufUtil.getBytes(first, first.readerIndex() + 1, first.readableBytes() - 1);
                 boolean report;
                 if (kind == 1) {
-                    report = trie.add(topic, p) || option(ZmqOption.XPUB_VERBOSE);
+                    report = trie.add(topic, p) || option(ZmtpSocketOption.XPUB_VERBOSE);
                 } else {
                     report = trie.remove(topic, p);
                 }
@@ -91,7 +91,7 @@ public final class PubSocket extends SocketBase {
     protected boolean xsend(ZmtpMessage msg) {
         processSubscriptions();
         ByteBuf first = msg.frame(0);
-        if (option(ZmqOption.XPUB_NODROP) && anyMatchingPipeFull(first)) {
+        if (option(ZmtpSocketOption.XPUB_NODROP) && anyMatchingPipeFull(first)) {
             return false;
         }
         distributor.send(msg, sink -> trie.match(first, sink));
@@ -107,7 +107,7 @@ public final class PubSocket extends SocketBase {
     @Override
     protected void xcheckRecv() {
         if (!xpub) {
-            throw new ZmqException.IllegalState("PUB can't receive");
+            throw new ZmtpSocketException.IllegalState("PUB can't receive");
         }
     }
 

@@ -2,7 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmtpSocketException;
 
 /** PULL (rfc 30): fair-queues messages from its PUSH peers and never sends. */
 public final class PullSocket extends SocketBase {
@@ -24,7 +24,7 @@ public final class PullSocket extends SocketBase {
 
     @Override
     protected boolean xsend(ZmtpMessage msg) {
-        throw new ZmqException.IllegalState("PULL can't send");
+        throw new ZmtpSocketException.IllegalState("PULL can't send");
     }
 
     @Override

@@ -2,7 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmtpSocketException;
 
 /**
  * PUSH (rfc 30): load-balances messages over its PULL peers and never receives. What a peer sends anyway is
@@ -37,7 +37,7 @@ public final class PushSocket extends SocketBase {
 
     @Override
     protected void xcheckRecv() {
-        throw new ZmqException.IllegalState("PUSH can't receive");
+        throw new ZmtpSocketException.IllegalState("PUSH can't receive");
     }
 
     @Override

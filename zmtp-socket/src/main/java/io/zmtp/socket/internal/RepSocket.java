@@ -3,7 +3,7 @@ package io.zmtp.socket.internal;
 import io.netty.buffer.ByteBuf;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmtpSocketException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +34,8 @@ public final class RepSocket extends SocketBase {
     @Override
     protected void xcheckRecv() {
         if (sending) {
-            throw new ZmqException.IllegalState("REP must send the reply before receiving another request (EFSM)");
+            throw new ZmtpSocketException.IllegalState(
+                    "REP must send the reply before receiving another request (EFSM)");
         }
     }
 
@@ -90,7 +91,7 @@ public final class RepSocket extends SocketBase {
     @Override
     protected boolean xsend(ZmtpMessage msg) {
         if (!sending) {
-            throw new ZmqException.IllegalState("REP must receive a request before sending a reply (EFSM)");
+            throw new ZmtpSocketException.IllegalState("REP must receive a request before sending a reply (EFSM)");
         }
         for (int i = envelope.size() - 1; i >= 0; i--) {
             msg.addFirst(envelope.get(i));

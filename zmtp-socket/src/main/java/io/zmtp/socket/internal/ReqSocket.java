@@ -3,7 +3,7 @@ package io.zmtp.socket.internal;
 import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmtpSocketException;
 
 /**
  * REQ (rfc 28): prepends the empty delimiter, load-balances requests, and then accepts a reply only from the pipe
@@ -35,7 +35,8 @@ public final class ReqSocket extends SocketBase {
     @Override
     protected boolean xsend(ZmtpMessage msg) {
         if (receiving) {
-            throw new ZmqException.IllegalState("REQ must receive the reply before sending another request (EFSM)");
+            throw new ZmtpSocketException.IllegalState(
+                    "REQ must receive the reply before sending another request (EFSM)");
         }
         msg.addFirst(Unpooled.EMPTY_BUFFER);
         Pipe p = lb.send(msg);
@@ -51,7 +52,7 @@ public final class ReqSocket extends SocketBase {
     @Override
     protected void xcheckRecv() {
         if (!receiving) {
-            throw new ZmqException.IllegalState("REQ must send a request before receiving (EFSM)");
+            throw new ZmtpSocketException.IllegalState("REQ must send a request before receiving (EFSM)");
         }
     }
 

@@ -5,8 +5,8 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqException;
-import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmtpSocketException;
+import io.zmtp.socket.ZmtpSocketOption;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -18,7 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * counter (libzmq's scheme). Received messages get the id prepended; sent messages are routed by their first frame.
  * A peer announcing an id already in use is ignored, unless ROUTER_HANDOVER, which moves the id to it and
  * disconnects the old peer. Unroutable messages are dropped, or with ROUTER_MANDATORY throw
- * {@link ZmqException.HostUnreachable}; a full peer drops, or with ROUTER_MANDATORY blocks.
+ * {@link ZmtpSocketException.HostUnreachable}; a full peer drops, or with ROUTER_MANDATORY blocks.
  */
 public final class RouterSocket extends SocketBase {
     private final FairQueue fq = new FairQueue();
@@ -51,7 +51,7 @@ public final class RouterSocket extends SocketBase {
         ByteBuffer key = ByteBuffer.wrap(id);
         Pipe existing = byId.get(key);
         if (existing != null && existing != pipe) {
-            if (!option(ZmqOption.ROUTER_HANDOVER)) {
+            if (!option(ZmtpSocketOption.ROUTER_HANDOVER)) {
                 pipe.routingId(null);
                 pipe.routable(false);
                 return;
@@ -98,12 +98,12 @@ public final class RouterSocket extends SocketBase {
 
     @Override
     protected boolean xsend(ZmtpMessage msg) {
-        boolean mandatory = option(ZmqOption.ROUTER_MANDATORY);
+        boolean mandatory = option(ZmtpSocketOption.ROUTER_MANDATORY);
         ByteBuf idFrame = msg.frame(0);
         Pipe p = byId.get(ByteBuffer.wrap(ByteBufUtil.getBytes(idFrame)));
         if (p == null || !p.isActive() || msg.size() < 2) {
             if (mandatory) {
-                throw new ZmqException.HostUnreachable("no peer with routing id "
+                throw new ZmtpSocketException.HostUnreachable("no peer with routing id "
                         + ByteBufUtil.hexDump(idFrame) + " (EHOSTUNREACH)");
             }
             dropped++;

@@ -6,8 +6,8 @@ import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqException;
-import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmtpSocketException;
+import io.zmtp.socket.ZmtpSocketOption;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -87,14 +87,14 @@ public abstract class SocketBase implements PipeListener {
 
     // ---------------------------------------------------------------- options
 
-    public <T> void setOption(ZmqOption<T> option, T value) {
+    public <T> void setOption(ZmtpSocketOption<T> option, T value) {
         T v = option.validate(value);
-        if (option == ZmqOption.SUBSCRIBE || option == ZmqOption.UNSUBSCRIBE) {
+        if (option == ZmtpSocketOption.SUBSCRIBE || option == ZmtpSocketOption.UNSUBSCRIBE) {
             lock.lock();
             try {
                 checkOpen();
                 processEvents();
-                xsubscribe((byte[]) v, option == ZmqOption.SUBSCRIBE);
+                xsubscribe((byte[]) v, option == ZmtpSocketOption.SUBSCRIBE);
             } finally {
                 lock.unlock();
             }
@@ -103,17 +103,18 @@ public abstract class SocketBase implements PipeListener {
         options.set(option, v);
     }
 
-    public <T> T getOption(ZmqOption<T> option) {
+    public <T> T getOption(ZmtpSocketOption<T> option) {
         return options.get(option);
     }
 
-    protected <T> T option(ZmqOption<T> option) {
+    protected <T> T option(ZmtpSocketOption<T> option) {
         return options.value(option);
     }
 
     /** SUBSCRIBE/UNSUBSCRIBE options; only SUB accepts them. */
     protected void xsubscribe(byte[] topic, boolean subscribe) {
-        throw new ZmqException.IllegalState(type + " has no " + (subscribe ? "SUBSCRIBE" : "UNSUBSCRIBE") + " option");
+        throw new ZmtpSocketException.IllegalState(
+                type + " has no " + (subscribe ? "SUBSCRIBE" : "UNSUBSCRIBE") + " option");
     }
 
     /** Whether inbound SUBSCRIBE/CANCEL commands are wanted (as 0x01/0x00 messages). */
@@ -156,7 +157,7 @@ public abstract class SocketBase implements PipeListener {
         try {
             checkOpen();
             Pipe pipe = endpoints.connect(endpoint, options);
-            if (!options.value(ZmqOption.IMMEDIATE)) {
+            if (!options.value(ZmtpSocketOption.IMMEDIATE)) {
                 // Routable at once: messages wait in it until the connection is up.
                 addPipe(pipe);
             }
@@ -244,7 +245,7 @@ public abstract class SocketBase implements PipeListener {
                     continue;
                 }
                 xdisconnected(p);
-                if (!p.isConnecting() || options.value(ZmqOption.IMMEDIATE)) {
+                if (!p.isConnecting() || options.value(ZmtpSocketOption.IMMEDIATE)) {
                     if (p.hasInput()) {
                         draining.add(p);
                     } else {
@@ -349,7 +350,7 @@ public abstract class SocketBase implements PipeListener {
 
     private void checkOpen() {
         if (closed) {
-            throw new ZmqException.Closed(type + " socket is closed");
+            throw new ZmtpSocketException.Closed(type + " socket is closed");
         }
     }
 
@@ -416,7 +417,7 @@ public abstract class SocketBase implements PipeListener {
                 checkReceive();
                 ZmtpMessage m = receiveLocked();
                 if (m != null) {
-                    return m.touch("ZmqSocket.receive");
+                    return m.touch("ZmtpSocket.receive");
                 }
             } finally {
                 lock.unlock();
@@ -441,7 +442,7 @@ public abstract class SocketBase implements PipeListener {
         }
         try {
             xcheckRecv();
-        } catch (ZmqException e) {
+        } catch (ZmtpSocketException e) {
             return false;
         }
         return xhasIn();
@@ -484,7 +485,7 @@ public abstract class SocketBase implements PipeListener {
             signal.await(seq, deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ZmqException.Interrupted("interrupted while waiting on a " + type + " socket", e);
+            throw new ZmtpSocketException.Interrupted("interrupted while waiting on a " + type + " socket", e);
         }
     }
 
@@ -572,7 +573,7 @@ public abstract class SocketBase implements PipeListener {
             lock.unlock();
         }
         signal.signal();
-        long linger = options.value(ZmqOption.LINGER);
+        long linger = options.value(ZmtpSocketOption.LINGER);
         long cap = context.lingerCapMillis();
         long millis = linger < 0 ? cap : Math.min(linger, cap);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);

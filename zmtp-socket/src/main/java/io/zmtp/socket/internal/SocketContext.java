@@ -1,7 +1,7 @@
 package io.zmtp.socket.internal;
 
 import io.netty.channel.EventLoopGroup;
-import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.transport.Transport;
 
 import java.util.List;
@@ -35,7 +35,7 @@ public final class SocketContext {
     public Transport transport(String scheme) {
         Transport t = transports.get(scheme);
         if (t == null) {
-            throw new ZmqException.EndpointFailed("transport " + scheme + ":// not supported (supported: "
+            throw new ZmtpSocketException.EndpointFailed("transport " + scheme + ":// not supported (supported: "
                     + transports.keySet() + ")");
         }
         return t;

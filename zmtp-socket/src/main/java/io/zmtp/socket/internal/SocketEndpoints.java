@@ -5,8 +5,8 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpHandshakeHandler;
-import io.zmtp.socket.ZmqException;
-import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmtpSocketException;
+import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.transport.Endpoint;
 import io.zmtp.socket.transport.Transport;
 
@@ -62,8 +62,8 @@ final class SocketEndpoints {
         Endpoint ep = parse(endpoint);
         Transport transport = socket.context.transport(ep.scheme());
         ZmtpConfig config = options.zmtpConfig(socket.type);
-        int sndHwm = options.value(ZmqOption.SNDHWM);
-        int rcvHwm = options.value(ZmqOption.RCVHWM);
+        int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
+        int rcvHwm = options.value(ZmtpSocketOption.RCVHWM);
         // The listener exists only once bind returns; a connection accepted before that waits for it.
         Listener[] holder = new Listener[1];
         ChannelFuture f;
@@ -83,11 +83,11 @@ final class SocketEndpoints {
                 }
             });
         } catch (IllegalArgumentException e) {
-            throw new ZmqException.EndpointFailed(e.getMessage(), e);
+            throw new ZmtpSocketException.EndpointFailed(e.getMessage(), e);
         }
         f.awaitUninterruptibly();
         if (!f.isSuccess()) {
-            throw new ZmqException.EndpointFailed("bind " + endpoint + " failed: " + f.cause(), f.cause());
+            throw new ZmtpSocketException.EndpointFailed("bind " + endpoint + " failed: " + f.cause(), f.cause());
         }
         String real = transport.boundEndpoint(ep, f.channel());
         Listener l = new Listener(real, endpoint, transport, f.channel());
@@ -117,7 +117,8 @@ final class SocketEndpoints {
             }
         }
         if (named.isEmpty()) {
-            throw new ZmqException.EndpointFailed("not bound to " + endpoint + " (bound: " + listeners.keySet() + ")");
+            throw new ZmtpSocketException.EndpointFailed(
+                    "not bound to " + endpoint + " (bound: " + listeners.keySet() + ")");
         }
         for (Listener l : named) {
             listeners.remove(l.endpoint, l);
@@ -138,10 +139,11 @@ final class SocketEndpoints {
         try {
             transport.checkConnectAddress(ep);
         } catch (IllegalArgumentException e) {
-            throw new ZmqException.EndpointFailed(e.getMessage(), e);
+            throw new ZmtpSocketException.EndpointFailed(e.getMessage(), e);
         }
         ZmtpConfig config = options.zmtpConfig(socket.type);
-        Pipe pipe = new Pipe(socket, true, endpoint, options.value(ZmqOption.SNDHWM), options.value(ZmqOption.RCVHWM));
+        Pipe pipe = new Pipe(socket, true, endpoint,
+                options.value(ZmtpSocketOption.SNDHWM), options.value(ZmtpSocketOption.RCVHWM));
         Connector c = new Connector(transport, ep, socket.context.group().next(),
                 onHandshake -> new ChannelInitializer<Channel>() {
                     @Override
@@ -149,7 +151,7 @@ final class SocketEndpoints {
                         initPipeline(ch, pipe, config, onHandshake);
                     }
                 },
-                options.value(ZmqOption.RECONNECT_IVL), options.value(ZmqOption.RECONNECT_IVL_MAX));
+                options.value(ZmtpSocketOption.RECONNECT_IVL), options.value(ZmtpSocketOption.RECONNECT_IVL_MAX));
         connectors.computeIfAbsent(endpoint, k -> new ArrayList<>()).add(c);
         connectPipes.computeIfAbsent(endpoint, k -> new ArrayList<>()).add(pipe);
         c.start();
@@ -161,7 +163,7 @@ final class SocketEndpoints {
         List<Connector> cs = connectors.remove(endpoint);
         List<Pipe> ps = connectPipes.remove(endpoint);
         if (cs == null) {
-            throw new ZmqException.EndpointFailed("not connected to " + endpoint);
+            throw new ZmtpSocketException.EndpointFailed("not connected to " + endpoint);
         }
         cs.forEach(Connector::stop);
         return ps;
@@ -213,7 +215,7 @@ final class SocketEndpoints {
         try {
             return Endpoint.parse(endpoint);
         } catch (IllegalArgumentException e) {
-            throw new ZmqException.EndpointFailed(e.getMessage(), e);
+            throw new ZmtpSocketException.EndpointFailed(e.getMessage(), e);
         }
     }
 }

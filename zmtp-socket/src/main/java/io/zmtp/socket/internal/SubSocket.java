@@ -7,7 +7,7 @@ import io.netty.channel.Channel;
 import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmtpSocketException;
 
 import java.util.List;
 
@@ -84,7 +84,7 @@ public final class SubSocket extends SocketBase {
     @Override
     protected boolean xsend(ZmtpMessage msg) {
         if (!xsub) {
-            throw new ZmqException.IllegalState("SUB can't send; use the SUBSCRIBE option");
+            throw new ZmtpSocketException.IllegalState("SUB can't send; use the SUBSCRIBE option");
         }
         ByteBuf first = msg.frame(0);
         int kind = first.isReadable() ? first.getUnsignedByte(first.readerIndex()) : -1;

@@ -85,7 +85,8 @@ public final class TcpTransport implements Transport {
         int port;
         if ("*".equals(portText)) {
             if (!forBind) {
-                throw new IllegalArgumentException("tcp address: " + address + " (a wildcard port can't be connected to)");
+                throw new IllegalArgumentException(
+                        "tcp address: " + address + " (a wildcard port can't be connected to)");
             }
             port = 0;
         } else {
@@ -103,7 +104,8 @@ public final class TcpTransport implements Transport {
         }
         if ("*".equals(host)) {
             if (!forBind) {
-                throw new IllegalArgumentException("tcp address: " + address + " (a wildcard host can't be connected to)");
+                throw new IllegalArgumentException(
+                        "tcp address: " + address + " (a wildcard host can't be connected to)");
             }
             return new InetSocketAddress(port);
         }

@@ -8,7 +8,7 @@ import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
-import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmtpSocketOption;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -32,7 +32,7 @@ final class EmbeddedPeers implements AutoCloseable {
 
     /** Keeps {@code socket} for {@link #close}. */
     <S extends SocketBase> S socket(S socket) {
-        socket.setOption(ZmqOption.LINGER, 0);
+        socket.setOption(ZmtpSocketOption.LINGER, 0);
         sockets.add(socket);
         return socket;
     }

@@ -2,8 +2,8 @@ package io.zmtp.socket.internal;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqException;
-import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmtpSocketException;
+import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.internal.EmbeddedPeers.Peer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -98,7 +98,7 @@ class PubSocketTest {
     void shouldNotLetAPubReceive() {
         PubSocket pub = socket(ZmtpSocketType.PUB);
         peers.connect(pub, SUB).send(subscribe("A")).send("not a subscription");
-        assertThatThrownBy(() -> pub.receive(0)).isInstanceOf(ZmqException.IllegalState.class);
+        assertThatThrownBy(() -> pub.receive(0)).isInstanceOf(ZmtpSocketException.IllegalState.class);
         assertThat(pub.pollIn()).isFalse();
     }
 
@@ -115,7 +115,7 @@ class PubSocketTest {
     @Test
     void shouldReportEverySubscribeOnAnXpubWithXpubVerbose() {
         PubSocket xpub = socket(ZmtpSocketType.XPUB);
-        xpub.setOption(ZmqOption.XPUB_VERBOSE, true);
+        xpub.setOption(ZmtpSocketOption.XPUB_VERBOSE, true);
         peers.connect(xpub, SUB).send(subscribe("A"));
         peers.connect(xpub, SUB).send(subscribe("A"), subscribe("A"));
         assertThat(receive(xpub)).isEqualTo("\u0001A");
@@ -161,7 +161,7 @@ class PubSocketTest {
     @Test
     void shouldMakeAnXpubWithNodropWaitForAFullSubscriberInsteadOfDropping() {
         PubSocket xpub = socket(ZmtpSocketType.XPUB);
-        xpub.setOption(ZmqOption.XPUB_NODROP, true);
+        xpub.setOption(ZmtpSocketOption.XPUB_NODROP, true);
         Peer slow = peers.connect(xpub, SUB, null, 1).send(subscribe(""));
         assertThat(xpub.send(message("m0"), 0)).isTrue();
         assertThat(xpub.send(message("m1"), 0)).isFalse();

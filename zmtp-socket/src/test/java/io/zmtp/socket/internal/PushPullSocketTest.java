@@ -1,6 +1,6 @@
 package io.zmtp.socket.internal;
 
-import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.internal.EmbeddedPeers.Peer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -52,7 +52,7 @@ class PushPullSocketTest {
     void shouldNotLetAPushReceive() {
         PushSocket push = peers.socket(new PushSocket(peers.context));
         peers.connect(push, PULL);
-        assertThatThrownBy(() -> push.receive(0)).isInstanceOf(ZmqException.IllegalState.class);
+        assertThatThrownBy(() -> push.receive(0)).isInstanceOf(ZmtpSocketException.IllegalState.class);
         assertThat(push.pollIn()).isFalse();
     }
 
@@ -91,7 +91,7 @@ class PushPullSocketTest {
     void shouldNotLetAPullSend() {
         PullSocket pull = peers.socket(new PullSocket(peers.context));
         peers.connect(pull, PUSH);
-        assertThatThrownBy(() -> pull.send(message("x"), 0)).isInstanceOf(ZmqException.IllegalState.class);
+        assertThatThrownBy(() -> pull.send(message("x"), 0)).isInstanceOf(ZmtpSocketException.IllegalState.class);
         assertThat(pull.pollOut()).isFalse();
     }
 }

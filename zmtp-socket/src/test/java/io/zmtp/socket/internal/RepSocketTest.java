@@ -1,6 +1,6 @@
 package io.zmtp.socket.internal;
 
-import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.internal.EmbeddedPeers.Peer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +82,7 @@ class RepSocketTest {
     @Test
     void shouldThrowEfsmOnAReplyBeforeARequest() {
         peers.connect(rep, REQ);
-        assertThatThrownBy(() -> rep.send(message("x"), 0)).isInstanceOf(ZmqException.IllegalState.class)
+        assertThatThrownBy(() -> rep.send(message("x"), 0)).isInstanceOf(ZmtpSocketException.IllegalState.class)
                 .hasMessageContaining("EFSM");
     }
 
@@ -91,7 +91,7 @@ class RepSocketTest {
         Peer req = peers.connect(rep, REQ);
         req.send("", "q1");
         assertThat(receive(rep)).isEqualTo("q1");
-        assertThatThrownBy(() -> rep.receive(0)).isInstanceOf(ZmqException.IllegalState.class)
+        assertThatThrownBy(() -> rep.receive(0)).isInstanceOf(ZmtpSocketException.IllegalState.class)
                 .hasMessageContaining("EFSM");
         assertThat(rep.pollIn()).isFalse();
         assertThat(rep.pollOut()).isTrue();
@@ -103,7 +103,7 @@ class RepSocketTest {
         req.send("", "q");
         assertThat(rep.pollIn()).isTrue();
         assertThat(rep.pollOut()).isFalse();
-        assertThatThrownBy(() -> rep.send(message("too early"), 0)).isInstanceOf(ZmqException.IllegalState.class);
+        assertThatThrownBy(() -> rep.send(message("too early"), 0)).isInstanceOf(ZmtpSocketException.IllegalState.class);
         assertThat(receive(rep)).isEqualTo("q");
         assertThat(rep.pollOut()).isTrue();
     }

@@ -1,6 +1,6 @@
 package io.zmtp.socket.internal;
 
-import io.zmtp.socket.ZmqException;
+import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.internal.EmbeddedPeers.Peer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,7 +41,7 @@ class ReqSocketTest {
     @Test
     void shouldThrowEfsmOnAReceiveBeforeAnyRequest() {
         peers.connect(req, REP);
-        assertThatThrownBy(() -> req.receive(0)).isInstanceOf(ZmqException.IllegalState.class)
+        assertThatThrownBy(() -> req.receive(0)).isInstanceOf(ZmtpSocketException.IllegalState.class)
                 .hasMessageContaining("EFSM");
     }
 
@@ -49,7 +49,7 @@ class ReqSocketTest {
     void shouldThrowEfsmOnASecondRequestBeforeTheReply() {
         Peer rep = peers.connect(req, REP);
         req.send(message("q1"), 0);
-        assertThatThrownBy(() -> req.send(message("q2"), 0)).isInstanceOf(ZmqException.IllegalState.class)
+        assertThatThrownBy(() -> req.send(message("q2"), 0)).isInstanceOf(ZmtpSocketException.IllegalState.class)
                 .hasMessageContaining("EFSM");
         assertThat(rep.sent()).containsExactly("|q1");
     }
@@ -101,7 +101,7 @@ class ReqSocketTest {
         assertThat(req.pollIn()).isTrue();
         assertThat(req.pollIn()).as("polling again changes nothing").isTrue();
         assertThat(req.pollOut()).isFalse();
-        assertThatThrownBy(() -> req.send(message("too early"), 0)).isInstanceOf(ZmqException.IllegalState.class);
+        assertThatThrownBy(() -> req.send(message("too early"), 0)).isInstanceOf(ZmtpSocketException.IllegalState.class);
         assertThat(receive(req)).isEqualTo("r");
         assertThat(req.pollIn()).isFalse();
         assertThat(req.pollOut()).isTrue();
@@ -111,7 +111,7 @@ class ReqSocketTest {
     void shouldNotSendWithNoPeer() {
         assertThat(req.pollOut()).isFalse();
         assertThat(req.send(message("q"), 0)).isFalse();
-        assertThatThrownBy(() -> req.receive(0)).as("still waiting to send").isInstanceOf(ZmqException.IllegalState.class);
+        assertThatThrownBy(() -> req.receive(0)).as("still waiting to send").isInstanceOf(ZmtpSocketException.IllegalState.class);
     }
 
     @Test
@@ -123,7 +123,7 @@ class ReqSocketTest {
         assertThat(receive(req)).isNull();
         Peer b = peers.connect(req, REP);
         // libzmq without REQ_RELAXED also waits on for a reply that can't come.
-        assertThatThrownBy(() -> req.send(message("q2"), 0)).isInstanceOf(ZmqException.IllegalState.class);
+        assertThatThrownBy(() -> req.send(message("q2"), 0)).isInstanceOf(ZmtpSocketException.IllegalState.class);
         assertThat(b.sent()).isEmpty();
     }
 }

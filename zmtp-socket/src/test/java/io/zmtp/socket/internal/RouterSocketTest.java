@@ -1,8 +1,8 @@
 package io.zmtp.socket.internal;
 
 import io.zmtp.codec.ZmtpMessage;
-import io.zmtp.socket.ZmqException;
-import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmtpSocketException;
+import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.internal.EmbeddedPeers.Peer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -84,10 +84,10 @@ class RouterSocketTest {
 
     @Test
     void shouldThrowHostUnreachableForAnUnknownRoutingIdWithRouterMandatory() {
-        router.setOption(ZmqOption.ROUTER_MANDATORY, true);
+        router.setOption(ZmtpSocketOption.ROUTER_MANDATORY, true);
         Peer known = peers.connect(router, DEALER, "known", 1000);
         assertThatThrownBy(() -> router.send(message("unknown", "x"), 0))
-                .isInstanceOf(ZmqException.HostUnreachable.class);
+                .isInstanceOf(ZmtpSocketException.HostUnreachable.class);
         assertThat(router.droppedCount()).isZero();
         assertThat(known.sent()).isEmpty();
     }
@@ -105,7 +105,7 @@ class RouterSocketTest {
 
     @Test
     void shouldWaitForRoomInAFullPeerWithRouterMandatory() {
-        router.setOption(ZmqOption.ROUTER_MANDATORY, true);
+        router.setOption(ZmtpSocketOption.ROUTER_MANDATORY, true);
         Peer slow = peers.connect(router, DEALER, "slow", 2);
         assertThat(router.send(message("slow", "m0"), 0)).isTrue();
         assertThat(router.send(message("slow", "m1"), 0)).isTrue();
@@ -133,7 +133,7 @@ class RouterSocketTest {
 
     @Test
     void shouldMoveTheRoutingIdToTheNewPeerAndDisconnectTheOldOneWithRouterHandover() {
-        router.setOption(ZmqOption.ROUTER_HANDOVER, true);
+        router.setOption(ZmtpSocketOption.ROUTER_HANDOVER, true);
         Peer first = peers.connect(router, DEALER, "same", 1000);
         first.send("from first");
         assertThat(receive(router)).isEqualTo("same|from first");
@@ -148,13 +148,13 @@ class RouterSocketTest {
 
     @Test
     void shouldForgetTheRoutingIdOfAPeerThatDisconnected() {
-        router.setOption(ZmqOption.ROUTER_MANDATORY, true);
+        router.setOption(ZmtpSocketOption.ROUTER_MANDATORY, true);
         Peer gone = peers.connect(router, DEALER, "gone", 1000);
         gone.send("hi");
         assertThat(receive(router)).isEqualTo("gone|hi");
         gone.disconnect();
         assertThatThrownBy(() -> router.send(message("gone", "x"), 0))
-                .isInstanceOf(ZmqException.HostUnreachable.class);
+                .isInstanceOf(ZmtpSocketException.HostUnreachable.class);
         Peer again = peers.connect(router, DEALER, "gone", 1000);
         assertThat(router.send(message("gone", "back"), 0)).isTrue();
         assertThat(again.sent()).containsExactly("back");

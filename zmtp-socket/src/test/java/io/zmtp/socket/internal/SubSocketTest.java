@@ -1,8 +1,8 @@
 package io.zmtp.socket.internal;
 
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqException;
-import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmtpSocketException;
+import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.internal.EmbeddedPeers.Peer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,11 +30,11 @@ class SubSocketTest {
     }
 
     private void subscribe(String topic) {
-        sub.setOption(ZmqOption.SUBSCRIBE, topic.getBytes(StandardCharsets.ISO_8859_1));
+        sub.setOption(ZmtpSocketOption.SUBSCRIBE, topic.getBytes(StandardCharsets.ISO_8859_1));
     }
 
     private void unsubscribe(String topic) {
-        sub.setOption(ZmqOption.UNSUBSCRIBE, topic.getBytes(StandardCharsets.ISO_8859_1));
+        sub.setOption(ZmtpSocketOption.UNSUBSCRIBE, topic.getBytes(StandardCharsets.ISO_8859_1));
     }
 
     @Test
@@ -105,7 +105,7 @@ class SubSocketTest {
     @Test
     void shouldNotLetASubSend() {
         peers.connect(sub, PUB);
-        assertThatThrownBy(() -> sub.send(message("x"), 0)).isInstanceOf(ZmqException.IllegalState.class);
+        assertThatThrownBy(() -> sub.send(message("x"), 0)).isInstanceOf(ZmtpSocketException.IllegalState.class);
         assertThat(sub.pollOut()).isFalse();
     }
 }

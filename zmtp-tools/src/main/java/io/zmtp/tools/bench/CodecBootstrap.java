@@ -15,7 +15,7 @@ import io.zmtp.tools.ContextOptions;
 
 /**
  * The codec-only benchmarks are the codec in a plain Netty application, which picks its own event loops and channel
- * classes; this makes the same choice {@code ZmqContext} makes for the socket layer (epoll if asked for and its
+ * classes; this makes the same choice {@code ZmtpContext} makes for the socket layer (epoll if asked for and its
  * native library loads, NIO otherwise), so both kinds of run compare like with like.
  */
 final class CodecBootstrap {

@@ -4,9 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.Payload;
 import io.zmtp.tools.ProgressPrinter;
 import picocli.CommandLine.Command;
@@ -64,19 +64,19 @@ public final class ReqRepBench implements Callable<Integer> {
         int hwm = Math.max(1000, 2 * inflight);
         AtomicBoolean running = new AtomicBoolean(true);
         List<Thread> threads = new ArrayList<>();
-        try (ZmqContext serverContext = options.context.newContext();
-             ZmqContext clientContext = options.context.newContext();
-             ZmqSocket router = serverContext.socket(ZmtpSocketType.ROUTER)) {
-            router.setOption(ZmqOption.SNDHWM, hwm);
-            router.setOption(ZmqOption.RCVHWM, hwm);
-            router.setOption(ZmqOption.LINGER, 0);
+        try (ZmtpContext serverContext = options.context.newContext();
+             ZmtpContext clientContext = options.context.newContext();
+             ZmtpSocket router = serverContext.socket(ZmtpSocketType.ROUTER)) {
+            router.setOption(ZmtpSocketOption.SNDHWM, hwm);
+            router.setOption(ZmtpSocketOption.RCVHWM, hwm);
+            router.setOption(ZmtpSocketOption.LINGER, 0);
             String endpoint = router.bind("tcp://127.0.0.1:*");
             threads.add(new Thread(() -> serve(router, running), "bench-router"));
             for (int c = 0; c < clients; c++) {
-                ZmqSocket dealer = clientContext.socket(ZmtpSocketType.DEALER);
-                dealer.setOption(ZmqOption.SNDHWM, hwm);
-                dealer.setOption(ZmqOption.RCVHWM, hwm);
-                dealer.setOption(ZmqOption.LINGER, 0);
+                ZmtpSocket dealer = clientContext.socket(ZmtpSocketType.DEALER);
+                dealer.setOption(ZmtpSocketOption.SNDHWM, hwm);
+                dealer.setOption(ZmtpSocketOption.RCVHWM, hwm);
+                dealer.setOption(ZmtpSocketOption.LINGER, 0);
                 dealer.connect(endpoint);
                 threads.add(new Thread(() -> request(dealer, payload, running, replies, latencyNanos),
                         "bench-dealer-" + c));
@@ -96,7 +96,7 @@ public final class ReqRepBench implements Callable<Integer> {
     }
 
     /** Sends each request back where it came from: the routing id the ROUTER prepended addresses the reply. */
-    private static void serve(ZmqSocket router, AtomicBoolean running) {
+    private static void serve(ZmtpSocket router, AtomicBoolean running) {
         while (running.get()) {
             ZmtpMessage request = router.receive(POLL);
             if (request != null) {
@@ -105,7 +105,7 @@ public final class ReqRepBench implements Callable<Integer> {
         }
     }
 
-    private void request(ZmqSocket dealer, ByteBuf payload, AtomicBoolean running, LongAdder replies,
+    private void request(ZmtpSocket dealer, ByteBuf payload, AtomicBoolean running, LongAdder replies,
                          LongAdder latencyNanos) {
         try (dealer) {
             long sequence = 0;

@@ -15,9 +15,9 @@ import io.zmtp.codec.ZmtpHandshakeHandler;
 import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.Payload;
 import io.zmtp.tools.ProgressPrinter;
 import picocli.CommandLine.Command;
@@ -41,7 +41,7 @@ public final class ThroughputBench implements Callable<Integer> {
     @Mixin
     BenchOptions options;
 
-    @Option(names = "--socket", description = "Run on zmtp-socket's ZmqSocket instead of a bare codec pipeline.")
+    @Option(names = "--socket", description = "Run on zmtp-socket's ZmtpSocket instead of a bare codec pipeline.")
     boolean socket;
 
     @Option(names = "--batching", defaultValue = "on", arity = "1", description = "Codec only: on, flush once per "
@@ -68,11 +68,11 @@ public final class ThroughputBench implements Callable<Integer> {
      */
     private int runSockets() throws Exception {
         LongAdder received = new LongAdder();
-        try (ZmqContext pullContext = options.context.newContext();
-             ZmqContext pushContext = options.context.newContext();
-             ZmqSocket pull = pullContext.socket(ZmtpSocketType.PULL);
-             ZmqSocket push = pushContext.socket(ZmtpSocketType.PUSH)) {
-            push.setOption(ZmqOption.LINGER, 0);
+        try (ZmtpContext pullContext = options.context.newContext();
+             ZmtpContext pushContext = options.context.newContext();
+             ZmtpSocket pull = pullContext.socket(ZmtpSocketType.PULL);
+             ZmtpSocket push = pushContext.socket(ZmtpSocketType.PUSH)) {
+            push.setOption(ZmtpSocketOption.LINGER, 0);
             String endpoint = pull.bind("tcp://127.0.0.1:*");
             push.connect(endpoint);
             AtomicBoolean running = new AtomicBoolean(true);

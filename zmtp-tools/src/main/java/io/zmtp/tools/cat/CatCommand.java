@@ -2,9 +2,9 @@ package io.zmtp.tools.cat;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -68,7 +68,7 @@ public final class CatCommand implements Callable<Integer> {
             return 2;
         }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        try (ZmqContext context = new ZmqContext(); ZmqSocket socket = context.socket(type)) {
+        try (ZmtpContext context = new ZmtpContext(); ZmtpSocket socket = context.socket(type)) {
             configure(socket);
             for (String endpoint : binds) {
                 String bound = socket.bind(endpoint);
@@ -83,20 +83,20 @@ public final class CatCommand implements Callable<Integer> {
         }
     }
 
-    private void configure(ZmqSocket socket) {
+    private void configure(ZmtpSocket socket) {
         if (events) {
             socket.monitor(e -> System.err.println(e));
         }
         if (identity != null) {
-            socket.setOption(ZmqOption.ROUTING_ID, FrameText.unescape(identity));
+            socket.setOption(ZmtpSocketOption.ROUTING_ID, FrameText.unescape(identity));
         }
         if (type == ZmtpSocketType.SUB || type == ZmtpSocketType.XSUB) {
             if (subscriptions.isEmpty() && type == ZmtpSocketType.SUB) {
-                socket.setOption(ZmqOption.SUBSCRIBE, new byte[0]);
+                socket.setOption(ZmtpSocketOption.SUBSCRIBE, new byte[0]);
             }
             for (String prefix : subscriptions) {
                 if (type == ZmtpSocketType.SUB) {
-                    socket.setOption(ZmqOption.SUBSCRIBE, FrameText.unescape(prefix));
+                    socket.setOption(ZmtpSocketOption.SUBSCRIBE, FrameText.unescape(prefix));
                 } else {
                     byte[] topic = FrameText.unescape(prefix);
                     byte[] body = new byte[topic.length + 1];
@@ -108,7 +108,7 @@ public final class CatCommand implements Callable<Integer> {
         }
     }
 
-    private int run(ZmqSocket socket, PrintStream out) throws InterruptedException {
+    private int run(ZmtpSocket socket, PrintStream out) throws InterruptedException {
         boolean sends = type != ZmtpSocketType.SUB && type != ZmtpSocketType.PULL;
         boolean receives = type != ZmtpSocketType.PUB && type != ZmtpSocketType.PUSH;
         // REQ and REP alternate: a REQ sends its next line only after the reply; a REP answers each request with
@@ -146,7 +146,7 @@ public final class CatCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void pumpStdin(ZmqSocket socket, Semaphore turn) {
+    private void pumpStdin(ZmtpSocket socket, Semaphore turn) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
             String line;
             while (true) {

@@ -2,8 +2,8 @@ package io.zmtp.tools.perf;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,8 +35,8 @@ public final class LocalLatCommand implements Callable<Integer> {
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, roundtripCount);
-            try (ZmqContext context = contextOptions.newContext();
-                 ZmqSocket socket = PerfSupport.open(context, ZmtpSocketType.REP)) {
+            try (ZmtpContext context = contextOptions.newContext();
+                 ZmtpSocket socket = PerfSupport.open(context, ZmtpSocketType.REP)) {
                 socket.bind(bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     for (long i = 0; i < roundtripCount; i++) {

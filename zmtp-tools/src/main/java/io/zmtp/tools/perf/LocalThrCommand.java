@@ -2,8 +2,8 @@ package io.zmtp.tools.perf;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,8 +42,8 @@ public final class LocalThrCommand implements Callable<Integer> {
         try {
             PerfSupport.checkArguments(messageSize, messageCount);
             long elapsedNanos;
-            try (ZmqContext context = contextOptions.newContext();
-                 ZmqSocket socket = PerfSupport.open(context, pubsub ? ZmtpSocketType.SUB : ZmtpSocketType.PULL)) {
+            try (ZmtpContext context = contextOptions.newContext();
+                 ZmtpSocket socket = PerfSupport.open(context, pubsub ? ZmtpSocketType.SUB : ZmtpSocketType.PULL)) {
                 socket.bind(bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     ZmtpMessage m = socket.receive();

@@ -2,9 +2,9 @@ package io.zmtp.tools.perf;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ProgressPrinter;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,18 +22,18 @@ final class PerfSupport {
      * throughput test that counts every message waits at the HWM instead of dropping. A SUB subscribes to
      * everything.
      */
-    static ZmqSocket open(ZmqContext context, ZmtpSocketType type) {
-        ZmqSocket socket = context.socket(type == ZmtpSocketType.PUB ? ZmtpSocketType.XPUB : type);
+    static ZmtpSocket open(ZmtpContext context, ZmtpSocketType type) {
+        ZmtpSocket socket = context.socket(type == ZmtpSocketType.PUB ? ZmtpSocketType.XPUB : type);
         if (type == ZmtpSocketType.PUB) {
-            socket.setOption(ZmqOption.XPUB_NODROP, true);
+            socket.setOption(ZmtpSocketOption.XPUB_NODROP, true);
         } else if (type == ZmtpSocketType.SUB) {
-            socket.setOption(ZmqOption.SUBSCRIBE, new byte[0]);
+            socket.setOption(ZmtpSocketOption.SUBSCRIBE, new byte[0]);
         }
         return socket;
     }
 
     /** For a socket {@link #open}ed as PUB: blocks until a subscriber's subscription arrives. */
-    static void awaitSubscriber(ZmqSocket publisher) {
+    static void awaitSubscriber(ZmtpSocket publisher) {
         publisher.receive().release();
     }
 

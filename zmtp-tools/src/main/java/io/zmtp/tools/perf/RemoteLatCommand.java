@@ -3,8 +3,8 @@ package io.zmtp.tools.perf;
 import io.netty.buffer.ByteBuf;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
 import io.zmtp.tools.Payload;
 import org.HdrHistogram.Histogram;
@@ -44,8 +44,8 @@ public final class RemoteLatCommand implements Callable<Integer> {
             Histogram histogram = new Histogram(TimeUnit.MINUTES.toNanos(10), 3);
             ByteBuf payload = Payload.shared(messageSize);
             long elapsedNanos;
-            try (ZmqContext context = contextOptions.newContext();
-                 ZmqSocket socket = PerfSupport.open(context, ZmtpSocketType.REQ)) {
+            try (ZmtpContext context = contextOptions.newContext();
+                 ZmtpSocket socket = PerfSupport.open(context, ZmtpSocketType.REQ)) {
                 socket.connect(connectTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress(
                         rate -> rate == 0 ? "" : String.format("    average latency: %.3f [us]", 1e6 / rate / 2))) {

@@ -3,8 +3,8 @@ package io.zmtp.tools.perf;
 import io.netty.buffer.ByteBuf;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
 import io.zmtp.tools.Payload;
 import picocli.CommandLine.Command;
@@ -44,8 +44,8 @@ public final class RemoteThrCommand implements Callable<Integer> {
         try {
             PerfSupport.checkArguments(messageSize, messageCount);
             ByteBuf payload = Payload.shared(messageSize);
-            try (ZmqContext context = contextOptions.newContext();
-                 ZmqSocket socket = PerfSupport.open(context, pubsub ? ZmtpSocketType.PUB : ZmtpSocketType.PUSH)) {
+            try (ZmtpContext context = contextOptions.newContext();
+                 ZmtpSocket socket = PerfSupport.open(context, pubsub ? ZmtpSocketType.PUB : ZmtpSocketType.PUSH)) {
                 socket.connect(connectTo);
                 if (pubsub) {
                     PerfSupport.awaitSubscriber(socket);

@@ -14,10 +14,10 @@ import java.util.Objects;
  * be used from one thread; close it to unregister from the sockets.
  *
  * <pre>{@code
- * poller.register(req, ZmqPoller.Interest.IN, ZmqPoller.Interest.OUT);
+ * poller.register(req, ZmtpPoller.Interest.IN, ZmtpPoller.Interest.OUT);
  * }</pre>
  */
-public final class ZmqPoller implements AutoCloseable {
+public final class ZmtpPoller implements AutoCloseable {
     /** What a registered socket is polled for (libzmq's ZMQ_POLLIN and ZMQ_POLLOUT). */
     public enum Interest {
         /** A receive would return a message now. */
@@ -30,11 +30,11 @@ public final class ZmqPoller implements AutoCloseable {
     private static final int OUT = 2;
 
     private static final class Item {
-        final ZmqSocket socket;
+        final ZmtpSocket socket;
         int events;
         int ready;
 
-        Item(ZmqSocket socket, int events) {
+        Item(ZmtpSocket socket, int events) {
             this.socket = socket;
             this.events = events;
         }
@@ -45,7 +45,7 @@ public final class ZmqPoller implements AutoCloseable {
     private final Runnable wake = signal::signal;
 
     /** Registers {@code socket} for the given interests, or changes its interests to them. */
-    public void register(ZmqSocket socket, Interest interest, Interest... more) {
+    public void register(ZmtpSocket socket, Interest interest, Interest... more) {
         Objects.requireNonNull(socket, "socket");
         int events = bit(interest);
         for (Interest i : more) {
@@ -58,7 +58,7 @@ public final class ZmqPoller implements AutoCloseable {
         return Objects.requireNonNull(interest, "interest") == Interest.IN ? IN : OUT;
     }
 
-    private void register(ZmqSocket socket, int events) {
+    private void register(ZmtpSocket socket, int events) {
         for (Item i : items) {
             if (i.socket == socket) {
                 i.events = events;
@@ -69,7 +69,7 @@ public final class ZmqPoller implements AutoCloseable {
         socket.impl().signal().addListener(wake);
     }
 
-    public void unregister(ZmqSocket socket) {
+    public void unregister(ZmtpSocket socket) {
         items.removeIf(i -> {
             if (i.socket == socket) {
                 socket.impl().signal().removeListener(wake);
@@ -108,20 +108,20 @@ public final class ZmqPoller implements AutoCloseable {
                 signal.await(seq, deadline);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new ZmqException.Interrupted("interrupted in poll", e);
+                throw new ZmtpSocketException.Interrupted("interrupted in poll", e);
             }
         }
     }
 
-    public boolean isReadable(ZmqSocket socket) {
+    public boolean isReadable(ZmtpSocket socket) {
         return (readyOf(socket) & IN) != 0;
     }
 
-    public boolean isWritable(ZmqSocket socket) {
+    public boolean isWritable(ZmtpSocket socket) {
         return (readyOf(socket) & OUT) != 0;
     }
 
-    private int readyOf(ZmqSocket socket) {
+    private int readyOf(ZmtpSocket socket) {
         for (Item i : items) {
             if (i.socket == socket) {
                 return i.ready;

@@ -5,19 +5,19 @@ package io.zmtp.socket;
  * A message passed to a send that throws has been released. What libzmq reports as EAGAIN is not an exception
  * here: a non-blocking send returns false and a non-blocking receive null.
  */
-public class ZmqException extends RuntimeException {
+public class ZmtpSocketException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    public ZmqException(String message) {
+    public ZmtpSocketException(String message) {
         super(message);
     }
 
-    public ZmqException(String message, Throwable cause) {
+    public ZmtpSocketException(String message, Throwable cause) {
         super(message, cause);
     }
 
     /** A ROUTER_MANDATORY ROUTER was asked to send to a routing id it has no peer for (libzmq EHOSTUNREACH). */
-    public static class HostUnreachable extends ZmqException {
+    public static class HostUnreachable extends ZmtpSocketException {
         private static final long serialVersionUID = 1L;
 
         public HostUnreachable(String message) {
@@ -29,7 +29,7 @@ public class ZmqException extends RuntimeException {
      * The operation is not allowed in the socket's current state or for its type (libzmq EFSM, ENOTSUP): a REQ that
      * sends twice, a REP that sends before receiving, a SUB that sends.
      */
-    public static class IllegalState extends ZmqException {
+    public static class IllegalState extends ZmtpSocketException {
         private static final long serialVersionUID = 1L;
 
         public IllegalState(String message) {
@@ -38,7 +38,7 @@ public class ZmqException extends RuntimeException {
     }
 
     /** The socket or its context is closed (libzmq ETERM / ENOTSOCK). */
-    public static class Closed extends ZmqException {
+    public static class Closed extends ZmtpSocketException {
         private static final long serialVersionUID = 1L;
 
         public Closed(String message) {
@@ -47,7 +47,7 @@ public class ZmqException extends RuntimeException {
     }
 
     /** A blocking call was interrupted; the thread's interrupt flag is set again and the socket is unharmed. */
-    public static class Interrupted extends ZmqException {
+    public static class Interrupted extends ZmtpSocketException {
         private static final long serialVersionUID = 1L;
 
         public Interrupted(String message, InterruptedException cause) {
@@ -60,7 +60,7 @@ public class ZmqException extends RuntimeException {
      * EPROTONOSUPPORT), an address in use or not available (EADDRINUSE, EADDRNOTAVAIL), or an endpoint the socket
      * isn't bound or connected to (ENOENT).
      */
-    public static class EndpointFailed extends ZmqException {
+    public static class EndpointFailed extends ZmtpSocketException {
         private static final long serialVersionUID = 1L;
 
         public EndpointFailed(String message) {

@@ -36,14 +36,14 @@ import java.util.concurrent.TimeUnit;
  * threads.
  *
  * <pre>{@code
- * try (ZmqContext ctx = new ZmqContext()) {
- *     ZmqSocket rep = ctx.socket(ZmtpSocketType.REP);
+ * try (ZmtpContext ctx = new ZmtpContext()) {
+ *     ZmtpSocket rep = ctx.socket(ZmtpSocketType.REP);
  *     String endpoint = rep.bind("tcp://127.0.0.1:*");
  *     ...
  * }
  * }</pre>
  */
-public final class ZmqContext implements AutoCloseable {
+public final class ZmtpContext implements AutoCloseable {
     private static final int RESOLVE_THREADS = 4;
     private final EventLoopGroup group;
     private final ExecutorService asyncExecutor;
@@ -53,11 +53,11 @@ public final class ZmqContext implements AutoCloseable {
     private volatile boolean closed;
 
     /** One I/O thread, native transport when available, 30 s linger cap. */
-    public ZmqContext() {
+    public ZmtpContext() {
         this(builder());
     }
 
-    private ZmqContext(Builder b) {
+    private ZmtpContext(Builder b) {
         boolean epoll = b.nativeTransport && epollAvailable();
         IoHandlerFactory factory = epoll ? io.netty.channel.epoll.EpollIoHandler.newFactory()
                 : NioIoHandler.newFactory();
@@ -93,9 +93,9 @@ public final class ZmqContext implements AutoCloseable {
     }
 
     /** A new socket of {@code type}. */
-    public ZmqSocket socket(ZmtpSocketType type) {
+    public ZmtpSocket socket(ZmtpSocketType type) {
         if (closed) {
-            throw new ZmqException.Closed("context is closed");
+            throw new ZmtpSocketException.Closed("context is closed");
         }
         SocketBase s;
         switch (type) {
@@ -131,7 +131,7 @@ public final class ZmqContext implements AutoCloseable {
             default:
                 throw new IllegalArgumentException("socket type: " + type);
         }
-        return new ZmqSocket(s);
+        return new ZmtpSocket(s);
     }
 
     /** Closes every socket (lingering all at once), then stops the I/O threads. Idempotent. */
@@ -202,8 +202,8 @@ public final class ZmqContext implements AutoCloseable {
             return this;
         }
 
-        public ZmqContext build() {
-            return new ZmqContext(this);
+        public ZmtpContext build() {
+            return new ZmtpContext(this);
         }
     }
 }

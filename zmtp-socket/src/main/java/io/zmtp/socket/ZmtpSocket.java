@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * A ZeroMQ socket of one of the eleven standard types, made by {@link ZmqContext#socket}.
+ * A ZeroMQ socket of one of the eleven standard types, made by {@link ZmtpContext#socket}.
  *
  * <h2>Ownership</h2>
  * Every send method takes ownership of the message: the library releases it whether it is sent, dropped (PUB at
@@ -45,17 +45,17 @@ import java.util.function.Consumer;
  * thread ever takes; a blocked call waits outside it. Guarantees: a multipart message is sent and received whole;
  * messages sent by one thread to one peer keep their order; messages from one peer are received in order. Which
  * peer a message goes to, when several threads send concurrently, is unspecified. An interrupted blocking call
- * throws {@link ZmqException.Interrupted} and leaves the socket usable.
+ * throws {@link ZmtpSocketException.Interrupted} and leaves the socket usable.
  */
-public final class ZmqSocket implements AutoCloseable {
+public final class ZmtpSocket implements AutoCloseable {
     private final SocketBase impl;
     /** Guards {@code partial}; application threads only. */
     private final Object partialLock = new Object();
-    /** Frames of a message received frame by frame and not yet taken; volatile for takeRest's check without the lock. */
+    /** Frames of a message received frame by frame, not yet taken; volatile for takeRest's check without the lock. */
     private volatile ZmtpMessage partial;
-    private final Map<Consumer<ZmqEvent>, Consumer<ConnectionEvent>> monitors = new ConcurrentHashMap<>();
+    private final Map<Consumer<ZmtpSocketEvent>, Consumer<ConnectionEvent>> monitors = new ConcurrentHashMap<>();
 
-    ZmqSocket(SocketBase impl) {
+    ZmtpSocket(SocketBase impl) {
         this.impl = impl;
     }
 
@@ -108,8 +108,8 @@ public final class ZmqSocket implements AutoCloseable {
 
     /**
      * Sends without blocking the caller: completes once the message is queued, or exceptionally (e.g.
-     * {@link ZmqException.Closed}). Async sends from one thread are queued in order. Completion runs on an internal
-     * thread; don't block in it.
+     * {@link ZmtpSocketException.Closed}). Async sends from one thread are queued in order. Completion runs on an
+     * internal thread; don't block in it.
      */
     public CompletionStage<Void> sendAsync(ZmtpMessage msg) {
         return impl.sendAsync(Objects.requireNonNull(msg, "msg"));
@@ -257,11 +257,11 @@ public final class ZmqSocket implements AutoCloseable {
         return impl.receiveAsync();
     }
 
-    public <T> void setOption(ZmqOption<T> option, T value) {
+    public <T> void setOption(ZmtpSocketOption<T> option, T value) {
         impl.setOption(option, value);
     }
 
-    public <T> T getOption(ZmqOption<T> option) {
+    public <T> T getOption(ZmtpSocketOption<T> option) {
         return impl.getOption(option);
     }
 
@@ -274,16 +274,16 @@ public final class ZmqSocket implements AutoCloseable {
      * Adds a listener for this socket's connection events (handshakes, disconnections, failures). It runs on an I/O
      * thread: it must not block or call this socket's blocking methods.
      */
-    public void monitor(Consumer<ZmqEvent> listener) {
+    public void monitor(Consumer<ZmtpSocketEvent> listener) {
         Objects.requireNonNull(listener, "listener");
-        Consumer<ConnectionEvent> adapter = e -> listener.accept(new ZmqEvent(e));
+        Consumer<ConnectionEvent> adapter = e -> listener.accept(new ZmtpSocketEvent(e));
         if (monitors.putIfAbsent(listener, adapter) == null) {
             impl.addMonitor(adapter);
         }
     }
 
     /** Removes a listener added with {@link #monitor}. */
-    public void unmonitor(Consumer<ZmqEvent> listener) {
+    public void unmonitor(Consumer<ZmtpSocketEvent> listener) {
         Consumer<ConnectionEvent> adapter = monitors.remove(listener);
         if (adapter != null) {
             impl.removeMonitor(adapter);
@@ -302,7 +302,7 @@ public final class ZmqSocket implements AutoCloseable {
         return impl;
     }
 
-    /** Closes with LINGER; idempotent. Blocked calls on other threads throw {@link ZmqException.Closed}. */
+    /** Closes with LINGER; idempotent. Blocked calls on other threads throw {@link ZmtpSocketException.Closed}. */
     @Override
     public void close() {
         impl.close();

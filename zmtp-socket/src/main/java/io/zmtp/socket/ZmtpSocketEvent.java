@@ -8,9 +8,9 @@ import java.net.SocketAddress;
 
 /**
  * Something that happened to one of a socket's connections, as seen by a listener given to
- * {@link ZmqSocket#monitor}: ZeroMQ's monitor events, with the peer's address, version and identity attached.
+ * {@link ZmtpSocket#monitor}: ZeroMQ's monitor events, with the peer's address, version and identity attached.
  */
-public final class ZmqEvent {
+public final class ZmtpSocketEvent {
     /** What happened. */
     public enum Type {
         /** The handshake with a peer completed; messages flow. */
@@ -25,7 +25,7 @@ public final class ZmqEvent {
 
     private final ConnectionEvent event;
 
-    ZmqEvent(ConnectionEvent event) {
+    ZmtpSocketEvent(ConnectionEvent event) {
         this.event = event;
     }
 
