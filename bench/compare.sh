@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Ours (zmtp) vs libzmq (Debian's libzmq3-dev, bench/*.c) vs JeroMQ 0.6.0, on this machine, in one go:
 # one-way throughput (PUSH->PULL) at 1, 16, 64, 256, 1024, 65536 B, latency (REQ<->REP) at 1 and 1024 B, and mixed
-# throughput pairs (our local_thr with libzmq's remote_thr and the reverse). Each cell is the median of RUNS runs.
-# Prints one table (also written to target/compare/table.md) and draws docs/perf-throughput.png and
+# throughput pairs (our local_thr with libzmq's remote_thr and the reverse), and request/reply (DEALER rr_client ->
+# ROUTER rr_server, 1000 requests in flight) at 16 and 1024 B between libzmq and ours in all four pairings. Each
+# cell is the median of RUNS runs.
+# Prints the tables (also written to target/compare/table.md) and draws docs/perf-throughput.png and
 # docs/perf-latency.png.
 #
-#   bench/compare.sh            # ~7-8 minutes: runs of a few seconds, so the JVMs are past JIT warm-up
+#   bench/compare.sh            # ~7-8 minutes without the request/reply section (not yet timed with it): runs of a
+#                               # few seconds, so the JVMs are past JIT warm-up
 #   bench/compare.sh --full     # 3x the counts
 #   SCALE=0.2 RUNS=1 bench/compare.sh   # anything in between; SIZES="64 1024" LAT_SIZES="1" to narrow
+#   SECTIONS=rr SCALE=0.05 RUNS=1 bench/compare.sh   # only some sections (thr lat rr); charts are redrawn
+#                                                    # only for the sections that ran; RR_SIZES, RR_INFLIGHT
 #
 # Installs what it needs: gcc/libzmq3-dev (apt-get, via install-libzmq.sh), JeroMQ (Maven), matplotlib (venv under
 # target/compare/venv).
@@ -24,6 +29,9 @@ SIZES=${SIZES:-"1 16 64 256 1024 65536"}
 LAT_SIZES=${LAT_SIZES:-"1 1024"}
 MIXED_SIZES=${MIXED_SIZES:-"64 1024"}   # mixed pairs: our local_thr with libzmq's remote_thr and the reverse
 IMPLS=${IMPLS:-"libzmq zmtp jeromq"}
+SECTIONS=${SECTIONS:-"thr lat rr"}
+RR_SIZES=${RR_SIZES:-"16 1024"}
+RR_INFLIGHT=${RR_INFLIGHT:-1000}
 PORT=${PORT:-5700}
 
 # Messages per throughput run at each size (quick); latency round trips per run.
@@ -41,11 +49,24 @@ thr_count() {
 lat_count() {
   awk -v s="$SCALE" 'BEGIN { printf "%d", 20000 * s }'
 }
+# Timed requests per request/reply run; each run also has a tenth of that as untimed warm-up, for the JVM's JIT.
+rr_count() {
+  local n
+  case "$1" in
+    1024) n=1000000 ;;
+    *) n=2000000 ;;
+  esac
+  awk -v n="$n" -v s="$SCALE" 'BEGIN { printf "%d", n * s }'
+}
+has_section() { [[ " $SECTIONS " == *" $1 "* ]]; }
 
 echo "== setup" >&2
 bash "$here/build.sh" "$out/bin" >&2
 (cd "$root" && ./mvnw -q -B -pl zmtp-tools -am package -Dmaven.test.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true) >&2
-(cd "$root" && ./mvnw -q -B -f bench/jeromq/pom.xml package -DskipTests) >&2
+# JeroMQ has no request/reply tool here: only the thr and lat sections need it.
+if [[ " $IMPLS " == *" jeromq "* ]] && { has_section thr || has_section lat; }; then
+  (cd "$root" && ./mvnw -q -B -f bench/jeromq/pom.xml package -DskipTests) >&2
+fi
 if ! "$out/venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
   python3 -m venv "$out/venv"
   "$out/venv/bin/pip" install -q --disable-pip-version-check matplotlib >&2
@@ -63,17 +84,25 @@ cmd() { # impl tool -> command prefix
 results="$out/results.csv"
 echo "kind,local,remote,size,run,value,p50,p90,p99,p999,max" > "$results"
 
-# run_pair kind local_impl remote_impl size count run
+# run_pair kind local_impl remote_impl size count run. For rr, local is the server (rr_server) and remote the client.
 run_pair() {
   local kind=$1 limpl=$2 rimpl=$3 size=$4 count=$5 run=$6
   local ltool rtool port=$PORT
+  local largs=("$size" "$count") rargs=("$size" "$count")
   PORT=$((PORT + 1))
-  if [ "$kind" = thr ]; then ltool=local_thr; rtool=remote_thr; else ltool=local_lat; rtool=remote_lat; fi
+  case "$kind" in
+    thr) ltool=local_thr; rtool=remote_thr ;;
+    lat) ltool=local_lat; rtool=remote_lat ;;
+    rr)
+      ltool=rr_server; rtool=rr_client
+      local warmup=$(( count / 10 ))
+      largs+=("$warmup"); rargs+=("$RR_INFLIGHT" "$warmup") ;;
+  esac
   local lout="$out/last-local.txt" rout="$out/last-remote.txt"
-  timeout 300 $(cmd "$limpl" "$ltool") "tcp://*:$port" "$size" "$count" > "$lout" 2>"$out/last-local.err" &
+  timeout 300 $(cmd "$limpl" "$ltool") "tcp://*:$port" "${largs[@]}" > "$lout" 2>"$out/last-local.err" &
   local lpid=$!
   sleep 0.3
-  if ! timeout 300 $(cmd "$rimpl" "$rtool") "tcp://127.0.0.1:$port" "$size" "$count" > "$rout" 2>"$out/last-remote.err"; then
+  if ! timeout 300 $(cmd "$rimpl" "$rtool") "tcp://127.0.0.1:$port" "${rargs[@]}" > "$rout" 2>"$out/last-remote.err"; then
     echo "FAILED: $rimpl $rtool $size $count: $(cat "$out/last-remote.err")" >&2
     kill "$lpid" 2>/dev/null || true
     wait "$lpid" 2>/dev/null || true
@@ -88,6 +117,11 @@ run_pair() {
     v=$(sed -n 's/^mean throughput: \([0-9]*\) \[msg\/s\]$/\1/p' "$lout")
     echo "thr,$limpl,$rimpl,$size,$run,$v,,,,," >> "$results"
     printf '  thr %-6s <- %-6s %6s B  run %d: %12s msg/s\n' "$limpl" "$rimpl" "$size" "$run" "$v" >&2
+  elif [ "$kind" = rr ]; then
+    local v
+    v=$(sed -n 's/^mean throughput: \([0-9]*\) \[req\/s\]$/\1/p' "$rout")
+    echo "rr,$limpl,$rimpl,$size,$run,$v,,,,," >> "$results"
+    printf '  rr  %-6s <- %-6s %6s B  run %d: %12s req/s\n' "$limpl" "$rimpl" "$size" "$run" "$v" >&2
   else
     local avg p50 p90 p99 p999 max
     avg=$(sed -n 's/^average latency: \([0-9.]*\) \[us\]$/\1/p' "$rout")
@@ -102,7 +136,11 @@ run_pair() {
 }
 
 start=$(date +%s)
-echo "== throughput (scale $SCALE, $RUNS runs per cell)" >&2
+has_section thr || SIZES=""
+has_section lat || LAT_SIZES=""
+has_section rr || RR_SIZES=""
+echo "== scale $SCALE, $RUNS runs per cell, sections: $SECTIONS" >&2
+if has_section thr; then echo "== throughput" >&2; fi
 for size in $SIZES; do
   n=$(thr_count "$size")
   for run in $(seq 1 "$RUNS"); do
@@ -115,13 +153,23 @@ for size in $SIZES; do
     fi
   done
 done
-echo "== latency" >&2
+if has_section lat; then echo "== latency" >&2; fi
 for size in $LAT_SIZES; do
   n=$(lat_count)
   for run in $(seq 1 "$RUNS"); do
     for impl in $IMPLS; do
       run_pair lat "$impl" "$impl" "$size" "$n" "$run"
     done
+  done
+done
+if has_section rr; then echo "== request/reply ($RR_INFLIGHT in flight; server <- client)" >&2; fi
+for size in $RR_SIZES; do
+  n=$(rr_count "$size")
+  for run in $(seq 1 "$RUNS"); do
+    run_pair rr libzmq libzmq "$size" "$n" "$run"
+    run_pair rr zmtp zmtp "$size" "$n" "$run"
+    run_pair rr zmtp libzmq "$size" "$n" "$run"
+    run_pair rr libzmq zmtp "$size" "$n" "$run"
   done
 done
 echo "== done in $(( $(date +%s) - start )) s" >&2

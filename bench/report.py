@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 results, docs = sys.argv[1], sys.argv[2]
 thr = defaultdict(list)
 lat = defaultdict(list)
+rr = defaultdict(list)
 with open(results) as f:
     for row in csv.DictReader(f):
         if not row["value"]:
@@ -19,6 +20,8 @@ with open(results) as f:
         key = (row["local"], row["remote"], int(row["size"]))
         if row["kind"] == "thr":
             thr[key].append(float(row["value"]))
+        elif row["kind"] == "rr":
+            rr[key].append(float(row["value"]))
         else:
             lat[key].append({k: float(row[k]) for k in ("value", "p50", "p90", "p99", "p999", "max") if row[k]})
 
@@ -41,10 +44,11 @@ def label(local, remote):
     return local if local == remote else f"{local} local / {remote} remote"
 
 
-print("| test | size [B] | implementation | msg/s | MB/s | ratio ours/libzmq | runs |")
-print("|---|---:|---|---:|---:|---:|---|")
 sizes = sorted({k[2] for k in thr})
 order = [("libzmq", "libzmq"), ("zmtp", "zmtp"), ("jeromq", "jeromq"), ("zmtp", "libzmq"), ("libzmq", "zmtp")]
+if thr:
+    print("| test | size [B] | implementation | msg/s | MB/s | ratio ours/libzmq | runs |")
+    print("|---|---:|---|---:|---:|---:|---|")
 for size in sizes:
     base = med(thr.get(("libzmq", "libzmq", size), []))
     for local, remote in order:
@@ -55,9 +59,11 @@ for size in sizes:
         ratio = f"{m / base:.2f}" if base and "zmtp" in (local, remote) else ""
         runs = ", ".join(f"{v:,.0f}" for v in values)
         print(f"| throughput | {size} | {label(local, remote)} | {fmt_rate(m)} | {m * size / 1e6:,.1f} | {ratio} | {runs} |")
-print()
-print("| test | size [B] | implementation | average latency [us] | p50 | p90 | p99 | p99.9 | max | ratio ours/libzmq | runs (avg) |")
-print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
+if lat:
+    print()
+    print("| test | size [B] | implementation | average latency [us] | p50 | p90 | p99 | p99.9 | max | ratio ours/libzmq "
+          "| runs (avg) |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
 for size in sorted({k[2] for k in lat}):
     base = lat.get(("libzmq", "libzmq", size))
     base_avg = median_lat(base)["value"] if base else None
@@ -71,25 +77,43 @@ for size in sorted({k[2] for k in lat}):
         print(f"| latency | {size} | {label(local, remote)} | {r['value']:.1f} | {r['p50']:.1f} | {r['p90']:.1f} "
               f"| {r['p99']:.1f} | {r['p999']:.1f} | {r['max']:.0f} | {ratio} | {avgs} |")
 
+# Request/reply: local is the ROUTER (rr_server), remote the DEALER (rr_client) keeping requests in flight.
+if rr:
+    print()
+    print("| test | size [B] | server / client | req/s | ratio ours/libzmq | runs |")
+    print("|---|---:|---|---:|---:|---|")
+for size in sorted({k[2] for k in rr}):
+    base = med(rr.get(("libzmq", "libzmq", size), []))
+    for server, client in order:
+        values = rr.get((server, client, size))
+        if not values:
+            continue
+        m = med(values)
+        ratio = f"{m / base:.2f}" if base and "zmtp" in (server, client) else ""
+        runs = ", ".join(f"{v:,.0f}" for v in values)
+        print(f"| request/reply | {size} | {server} / {client} | {fmt_rate(m)} | {ratio} | {runs} |")
+
+# Charts only for the sections that ran (compare.sh SECTIONS=...), so a narrowed run leaves the others' charts.
 # Throughput against message size, one line per implementation (same-implementation pairs).
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
-for impl in ("libzmq", "zmtp", "jeromq"):
-    xs = [s for s in sizes if (impl, impl, s) in thr]
-    if not xs:
-        continue
-    ys = [med(thr[(impl, impl, s)]) for s in xs]
-    ax1.plot(xs, ys, marker="o", label=impl)
-    ax2.plot(xs, [y * s * 8 / 1e9 for y, s in zip(ys, xs)], marker="o", label=impl)
-for ax, title, unit in ((ax1, "messages/s", "msg/s"), (ax2, "bandwidth", "Gbit/s")):
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("message size [B]")
-    ax.set_ylabel(unit)
-    ax.set_title(f"one-way throughput over tcp loopback: {title} (median)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
-fig.tight_layout()
-fig.savefig(f"{docs}/perf-throughput.png", dpi=100)
+if thr:
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for impl in ("libzmq", "zmtp", "jeromq"):
+        xs = [s for s in sizes if (impl, impl, s) in thr]
+        if not xs:
+            continue
+        ys = [med(thr[(impl, impl, s)]) for s in xs]
+        ax1.plot(xs, ys, marker="o", label=impl)
+        ax2.plot(xs, [y * s * 8 / 1e9 for y, s in zip(ys, xs)], marker="o", label=impl)
+    for ax, title, unit in ((ax1, "messages/s", "msg/s"), (ax2, "bandwidth", "Gbit/s")):
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("message size [B]")
+        ax.set_ylabel(unit)
+        ax.set_title(f"one-way throughput over tcp loopback: {title} (median)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(f"{docs}/perf-throughput.png", dpi=100)
 
 # Latency percentiles (half round trip) per implementation and size.
 lat_sizes = sorted({k[2] for k in lat})

@@ -31,7 +31,7 @@ class PerfToolsLibzmqIT {
         String dir = System.getProperty("zmtp.interop.perfBin");
         assertThat(dir).as("system property zmtp.interop.perfBin (set by zmtp-interop's pom)").isNotBlank();
         bin = Paths.get(dir);
-        for (String tool : List.of("local_thr", "remote_thr", "local_lat", "remote_lat")) {
+        for (String tool : List.of("local_thr", "remote_thr", "local_lat", "remote_lat", "rr_server", "rr_client")) {
             assertThat(Files.isExecutable(bin.resolve(tool)))
                     .as("libzmq perf tool %s missing: build it with bench/build.sh %s (installs libzmq3-dev)",
                             bin.resolve(tool), dir)
@@ -88,6 +88,61 @@ class PerfToolsLibzmqIT {
         assertThat(out).containsPattern("(?m)^latency p99: \\d+\\.\\d{3} \\[us\\]$");
     }
 
+    // Request/reply with requests in flight: each pairing must finish (both sides exit 0, so no reply was lost and
+    // neither side hung at the end) and the client must print its result line. A small count keeps CI short.
+
+    @Test
+    void ourRrClientAgainstOurRrServer() throws Exception {
+        int port = freePort();
+        String out = runPair(zmtp("rr_server", "tcp://127.0.0.1:" + port, "16", "20000"),
+                zmtp("rr_client", "tcp://127.0.0.1:" + port, "16", "20000", "100"), false);
+        assertRequestReplyLines(out, 16, 20000, 100);
+    }
+
+    @Test
+    void ourRrServerEchoesLibzmqRrClient() throws Exception {
+        int port = freePort();
+        String out = runPair(zmtp("rr_server", "tcp://127.0.0.1:" + port, "1024", "20000", "1000"),
+                libzmq("rr_client", "tcp://127.0.0.1:" + port, "1024", "20000", "100", "1000"), false);
+        assertRequestReplyLines(out, 1024, 20000, 100);
+    }
+
+    @Test
+    void libzmqRrServerEchoesOurRrClient() throws Exception {
+        int port = freePort();
+        String out = runPair(libzmq("rr_server", "tcp://127.0.0.1:" + port, "16", "20000", "1000"),
+                zmtp("rr_client", "tcp://127.0.0.1:" + port, "16", "20000", "100", "1000"), false);
+        assertRequestReplyLines(out, 16, 20000, 100);
+    }
+
+    @Test
+    void rrServerRejectsARequestOfTheWrongSize() throws Exception {
+        int port = freePort();
+        Path dir = Files.createTempDirectory("perf-it");
+        List<String> server = zmtp("rr_server", "tcp://127.0.0.1:" + port, "16", "100");
+        List<String> client = libzmq("rr_client", "tcp://127.0.0.1:" + port, "17", "100", "10");
+        Process s = start(server, dir, "local");
+        Process c = start(client, dir, "remote");
+        try {
+            assertThat(s.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("rr_server exits").isTrue();
+            assertThat(s.exitValue()).isEqualTo(1);
+            assertThat(Files.readString(dir.resolve("local.err")))
+                    .contains("rr_server: request of incorrect size received: 17 B");
+        } finally {
+            s.destroyForcibly();
+            c.destroyForcibly();
+        }
+    }
+
+    private static void assertRequestReplyLines(String out, int size, int count, int inFlight) {
+        assertThat(out).containsPattern("(?m)^message size: " + size + " \\[B\\]$");
+        assertThat(out).containsPattern("(?m)^request count: " + count + "$");
+        assertThat(out).containsPattern("(?m)^in flight: " + inFlight + "$");
+        // The last line exactly, as scripts read it.
+        String[] lines = out.split("\\R");
+        assertThat(lines[lines.length - 1]).matches("mean throughput: \\d+ \\[req/s\\]");
+    }
+
     private static void assertThroughputLines(String out, int size, int count) {
         assertThat(out).containsPattern("(?m)^message size: " + size + " \\[B\\]$");
         assertThat(out).containsPattern("(?m)^message count: " + count + "$");
@@ -123,7 +178,8 @@ class PerfToolsLibzmqIT {
 
     /**
      * Starts the binding side, then the connecting side; both must exit 0. Returns the stdout of the side that prints
-     * the results: the local (binding) side for throughput, the remote side for latency.
+     * the results: the local (binding) side for throughput, the remote side (the client) for latency and
+     * request/reply.
      */
     private static String runPair(List<String> local, List<String> remote, boolean localPrints) throws Exception {
         Path dir = Files.createTempDirectory("perf-it");

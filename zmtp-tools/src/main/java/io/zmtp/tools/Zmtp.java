@@ -7,6 +7,8 @@ import io.zmtp.tools.perf.LocalLatCommand;
 import io.zmtp.tools.perf.LocalThrCommand;
 import io.zmtp.tools.perf.RemoteLatCommand;
 import io.zmtp.tools.perf.RemoteThrCommand;
+import io.zmtp.tools.perf.RrClientCommand;
+import io.zmtp.tools.perf.RrServerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -16,7 +18,7 @@ import picocli.CommandLine.Command;
 @Command(name = "zmtp", mixinStandardHelpOptions = true, version = "netty-zmtp 0.1.0-SNAPSHOT",
         description = "ZeroMQ (ZMTP) on Netty: demo, perf tools, benchmarks and cat.",
         subcommands = {DemoCommand.class, LocalLatCommand.class, RemoteLatCommand.class, LocalThrCommand.class,
-                RemoteThrCommand.class, BenchCommand.class, CatCommand.class, CommandLine.HelpCommand.class})
+                RemoteThrCommand.class, RrServerCommand.class, RrClientCommand.class, BenchCommand.class, CatCommand.class, CommandLine.HelpCommand.class})
 public final class Zmtp {
 
     public static void main(String[] args) {

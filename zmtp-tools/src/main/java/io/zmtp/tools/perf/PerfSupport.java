@@ -7,11 +7,18 @@ import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ProgressPrinter;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 
-/** Pieces the four perf tools share. */
+/** Pieces the perf tools share. */
 final class PerfSupport {
+    /**
+     * How long the request/reply tools wait for the next message once traffic has started, and how long rr_server
+     * lingers: on loopback a healthy peer is never this quiet, so a stalled run fails instead of hanging.
+     */
+    static final Duration STALL = Duration.ofSeconds(30);
+
     private PerfSupport() {
     }
 

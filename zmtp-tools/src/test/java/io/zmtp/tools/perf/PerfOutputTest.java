@@ -26,6 +26,17 @@ class PerfOutputTest {
     }
 
     @Test
+    void requestReplyLinesEndWithTheRateAsAnInteger() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        // 200,000 replies in 0.8 s: 250000 req/s, truncated as local_thr's rate is.
+        RrClientCommand.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), 16, 200_000, 1000,
+                TimeUnit.MILLISECONDS.toNanos(800));
+
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(String.format(
+                "message size: 16 [B]%nrequest count: 200000%nin flight: 1000%nmean throughput: 250000 [req/s]%n"));
+    }
+
+    @Test
     void latencyLinesReportHalfRoundTrips() {
         Histogram h = new Histogram(TimeUnit.MINUTES.toNanos(10), 3);
         for (int i = 0; i < 100; i++) {

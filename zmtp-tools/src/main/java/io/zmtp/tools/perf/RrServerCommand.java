@@ -1,0 +1,92 @@
+package io.zmtp.tools.perf;
+
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmqContext;
+import io.zmtp.socket.ZmqOption;
+import io.zmtp.socket.ZmqSocket;
+import io.zmtp.tools.ContextOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+import java.util.concurrent.Callable;
+
+/**
+ * Request/reply with many requests in flight, echoing side: a ROUTER binds and sends each of
+ * {@code max(warmup-count, 1) + request-count} requests back to its sender (routing id + payload), then closes once the
+ * last reply is written. Prints nothing on stdout, as local_lat; its peer is {@code rr_client} with the same size,
+ * count and warm-up.
+ */
+@Command(name = "rr_server", mixinStandardHelpOptions = true,
+        description = "Request/reply throughput, echoing side: ROUTER binds and echoes max(<warmup-count>, 1) + "
+                + "<request-count> requests (peer: rr_client, ours or libzmq's).")
+public final class RrServerCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "<bind-to>", description = "e.g. tcp://*:5555")
+    String bindTo;
+
+    @Parameters(index = "1", paramLabel = "<message-size>", description = "bytes per request and per reply")
+    int messageSize;
+
+    @Parameters(index = "2", paramLabel = "<request-count>", description = "timed requests")
+    long requestCount;
+
+    @Parameters(index = "3", arity = "0..1", paramLabel = "<warmup-count>", defaultValue = "0",
+            description = "untimed requests, the client's first included (default: ${DEFAULT-VALUE})")
+    long warmupCount;
+
+    @Mixin
+    ContextOptions contextOptions;
+
+    @Override
+    public Integer call() {
+        try {
+            PerfSupport.checkArguments(messageSize, requestCount);
+            if (warmupCount < 0) {
+                throw new PerfSupport.PerfException("warmup-count: " + warmupCount + " (expected: >= 0)");
+            }
+            long total = Math.max(warmupCount, 1) + requestCount;
+            try (ZmqContext context = contextOptions.newContext();
+                 ZmqSocket socket = context.socket(ZmtpSocketType.ROUTER)) {
+                // A ROUTER silently drops a reply for a peer at SNDHWM, and the client would then wait forever for
+                // it: no HWM, and ROUTER_MANDATORY so an unroutable reply fails loudly instead of vanishing.
+                socket.setOption(ZmqOption.SNDHWM, 0);
+                socket.setOption(ZmqOption.RCVHWM, 0);
+                socket.setOption(ZmqOption.ROUTER_MANDATORY, true);
+                // Close must write the last replies, not discard them (LINGER 0 would): the client counts them.
+                // Bounded, so a client that vanished can't keep us here.
+                socket.setOption(ZmqOption.LINGER, (int) PerfSupport.STALL.toMillis());
+                socket.bind(bindTo);
+                try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
+                    for (long i = 0; i < total; i++) {
+                        // The first request may take as long as the client takes to start; after that, silence
+                        // means the client is gone.
+                        ZmtpMessage request = i == 0 ? socket.receive() : socket.receive(PerfSupport.STALL);
+                        if (request == null) {
+                            throw new PerfSupport.PerfException("no request for " + PerfSupport.STALL.toSeconds()
+                                    + " s: " + i + " of " + total + " echoed");
+                        }
+                        checkRequest(request, messageSize);
+                        socket.send(request);
+                        progress.increment();
+                    }
+                }
+            }
+            return 0;
+        } catch (RuntimeException e) {
+            System.err.println("rr_server: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** A request as a ROUTER receives it: the routing id, then one frame of the expected size. */
+    private static void checkRequest(ZmtpMessage request, int expected) {
+        if (request.size() != 2 || request.frame(1).readableBytes() != expected) {
+            String got = request.size() < 2 ? "no payload" : request.frame(1).readableBytes() + " B";
+            int frames = request.size() - 1;
+            request.release();
+            throw new PerfSupport.PerfException("request of incorrect size received: " + got + " in " + frames
+                    + " frame(s) (expected: " + expected + " B in 1 frame)");
+        }
+    }
+}
