@@ -3,9 +3,9 @@ package io.zmtp.tools.perf;
 import io.netty.buffer.ByteBuf;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
 import io.zmtp.tools.Payload;
 import picocli.CommandLine.Command;
@@ -61,15 +61,15 @@ public final class RrClientCommand implements Callable<Integer> {
             }
             ByteBuf payload = Payload.shared(messageSize);
             long elapsedNanos;
-            try (ZmqContext context = contextOptions.newContext();
-                 ZmqSocket socket = context.socket(ZmtpSocketType.DEALER)) {
+            try (ZmtpContext context = contextOptions.newContext();
+                 ZmtpSocket socket = context.socket(ZmtpSocketType.DEALER)) {
                 // The window, not the HWM, bounds what is outstanding: a DEALER blocks its sender at SNDHWM, and
                 // a window wider than the HWM would measure that stall.
-                socket.setOption(ZmqOption.SNDHWM, 0);
-                socket.setOption(ZmqOption.RCVHWM, 0);
+                socket.setOption(ZmtpSocketOption.SNDHWM, 0);
+                socket.setOption(ZmtpSocketOption.RCVHWM, 0);
                 // The run ends only once every request has been answered, so nothing is left to send at close;
                 // 0 means close can't wait on a server that has gone away.
-                socket.setOption(ZmqOption.LINGER, 0);
+                socket.setOption(ZmtpSocketOption.LINGER, 0);
                 socket.connect(connectTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     // Waits as long as it takes, as libzmq's tools do: the server may start after us.
@@ -96,7 +96,7 @@ public final class RrClientCommand implements Callable<Integer> {
      * Sends {@code count} requests, at most {@link #inFlight} unanswered at a time, and returns once all
      * {@code count} replies have arrived. Fails if the server goes quiet for {@link PerfSupport#STALL}.
      */
-    private void exchange(ZmqSocket socket, ByteBuf payload, long count, PerfSupport.Progress progress) {
+    private void exchange(ZmtpSocket socket, ByteBuf payload, long count, PerfSupport.Progress progress) {
         long sent = 0;
         long replies = 0;
         while (replies < count) {

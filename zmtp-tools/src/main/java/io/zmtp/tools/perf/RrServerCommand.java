@@ -2,9 +2,9 @@ package io.zmtp.tools.perf;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmqContext;
-import io.zmtp.socket.ZmqOption;
-import io.zmtp.socket.ZmqSocket;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,16 +46,16 @@ public final class RrServerCommand implements Callable<Integer> {
                 throw new PerfSupport.PerfException("warmup-count: " + warmupCount + " (expected: >= 0)");
             }
             long total = Math.max(warmupCount, 1) + requestCount;
-            try (ZmqContext context = contextOptions.newContext();
-                 ZmqSocket socket = context.socket(ZmtpSocketType.ROUTER)) {
+            try (ZmtpContext context = contextOptions.newContext();
+                 ZmtpSocket socket = context.socket(ZmtpSocketType.ROUTER)) {
                 // A ROUTER silently drops a reply for a peer at SNDHWM, and the client would then wait forever for
                 // it: no HWM, and ROUTER_MANDATORY so an unroutable reply fails loudly instead of vanishing.
-                socket.setOption(ZmqOption.SNDHWM, 0);
-                socket.setOption(ZmqOption.RCVHWM, 0);
-                socket.setOption(ZmqOption.ROUTER_MANDATORY, true);
+                socket.setOption(ZmtpSocketOption.SNDHWM, 0);
+                socket.setOption(ZmtpSocketOption.RCVHWM, 0);
+                socket.setOption(ZmtpSocketOption.ROUTER_MANDATORY, true);
                 // Close must write the last replies, not discard them (LINGER 0 would): the client counts them.
                 // Bounded, so a client that vanished can't keep us here.
-                socket.setOption(ZmqOption.LINGER, (int) PerfSupport.STALL.toMillis());
+                socket.setOption(ZmtpSocketOption.LINGER, (int) PerfSupport.STALL.toMillis());
                 socket.bind(bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     for (long i = 0; i < total; i++) {
