@@ -122,6 +122,29 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
         return frame(index).toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * Every frame decoded as UTF-8, in order: a copy that stays valid after the message is released. With
+     * {@link #of(String...)} and {@link #ofBytes(byte[]...)}, the way to move text and arrays in and out without
+     * touching buffers; {@code ZmtpSocket}'s {@code send(String...)} and {@code receiveString()} do the same at the
+     * socket and also take care of releasing.
+     */
+    public List<String> toStrings() {
+        String[] out = new String[size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = frameString(i);
+        }
+        return List.of(out);
+    }
+
+    /** A copy of every frame's bytes, in order, that stays valid after the message is released. */
+    public List<byte[]> toByteArrays() {
+        byte[][] out = new byte[size()][];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = frameBytes(i);
+        }
+        return List.of(out);
+    }
+
     /** Total bytes in all frames. */
     public long contentLength() {
         long n = 0;

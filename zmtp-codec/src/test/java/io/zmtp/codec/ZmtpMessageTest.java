@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.util.IllegalReferenceCountException;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -130,5 +131,17 @@ class ZmtpMessageTest {
         assertThatThrownBy(() -> ZmtpCommand.ping(65536, new byte[0])).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ZmtpCommand("", Unpooled.EMPTY_BUFFER))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldCopyEveryFrameOutAsStringsAndByteArraysThatOutliveTheMessage() {
+        ZmtpMessage m = ZmtpMessage.of("héllo", "", "world");
+        List<String> strings = m.toStrings();
+        List<byte[]> arrays = m.toByteArrays();
+        m.release();
+        assertThat(strings).containsExactly("héllo", "", "world");
+        assertThat(arrays).hasSize(3);
+        assertThat(new String(arrays.get(0), StandardCharsets.UTF_8)).isEqualTo("héllo");
+        assertThat(arrays.get(1)).isEmpty();
     }
 }
