@@ -3,6 +3,8 @@ package io.zmtp.socket;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.zmtp.codec.ZmtpSocketType;
@@ -59,7 +61,7 @@ public final class ZmtpContext implements AutoCloseable {
 
     private ZmtpContext(Builder b) {
         boolean epoll = b.nativeTransport && epollAvailable();
-        IoHandlerFactory factory = epoll ? io.netty.channel.epoll.EpollIoHandler.newFactory()
+        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory()
                 : NioIoHandler.newFactory();
         this.nativeTransport = epoll;
         this.group = new MultiThreadIoEventLoopGroup(b.ioThreads, new DefaultThreadFactory("zmq-io", true), factory);
@@ -76,7 +78,7 @@ public final class ZmtpContext implements AutoCloseable {
 
     private static boolean epollAvailable() {
         try {
-            return io.netty.channel.epoll.Epoll.isAvailable();
+            return Epoll.isAvailable();
         } catch (Throwable t) {
             // netty-transport-native-epoll is optional.
             return false;

@@ -3,7 +3,11 @@ package io.zmtp.socket.internal;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 
-/** DEALER (rfc 28): load-balances outgoing messages and fair-queues incoming ones; no envelopes, no state. */
+/**
+ * DEALER (rfc 28): load-balances outgoing messages and fair-queues incoming ones; no envelopes, no state.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/28/">rfc 28/REQREP</a>
+ */
 public final class DealerSocket extends SocketBase {
     private final LoadBalancer lb = new LoadBalancer();
     private final FairQueue fq = new FairQueue();

@@ -8,6 +8,8 @@ import java.util.List;
 /**
  * Takes whole messages round-robin from the pipes that have input (rfc 28 "FQ"), so one busy peer can't starve the
  * others. Not thread-safe: used under the socket lock.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/28/">rfc 28/REQREP</a>
  */
 public final class FairQueue {
     private final List<Pipe> pipes = new ArrayList<>();

@@ -8,6 +8,8 @@ import java.util.List;
 /**
  * Round-robin over pipes that can take a message now (rfc 28 "LB"). A message is whole, so a multipart message
  * always stays on one pipe. Not thread-safe: used under the socket lock.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/28/">rfc 28/REQREP</a>
  */
 public final class LoadBalancer {
     private final List<Pipe> pipes = new ArrayList<>();

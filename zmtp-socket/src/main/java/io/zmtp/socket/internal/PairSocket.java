@@ -5,7 +5,11 @@ import io.zmtp.codec.ZmtpSocketType;
 
 import java.util.concurrent.atomic.AtomicReference;
 
-/** PAIR: one peer at a time; a second peer's connection is closed as soon as its handshake completes. */
+/**
+ * PAIR (rfc 31): one peer at a time; a second peer's connection is closed as soon as its handshake completes.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/31/">rfc 31/EXPAIR</a>
+ */
 public final class PairSocket extends SocketBase {
     private final AtomicReference<Pipe> peer = new AtomicReference<>();
     private final LoadBalancer lb = new LoadBalancer();

@@ -13,10 +13,12 @@ import java.util.ArrayDeque;
 /**
  * PUB and XPUB (rfc 29): messages go to every connected subscriber whose subscriptions match the first frame; a
  * subscriber at its HWM misses the message (counted), or with XPUB_NODROP the send waits for room. Subscriptions
- * arrive as SUBSCRIBE/CANCEL commands or {@code 01}/{@code 00}-prefixed messages, both seen here as messages. XPUB hands them to the application: a
- * subscribe when a prefix gets its first subscriber (every one with XPUB_VERBOSE), a cancel when it loses its last
- * (including when a subscriber disconnects); other messages from subscribers are delivered too. PUB ignores anything
- * that isn't a subscription.
+ * arrive as SUBSCRIBE/CANCEL commands or {@code 01}/{@code 00}-prefixed messages, both seen here as messages. XPUB
+ * hands them to the application: a subscribe when a prefix gets its first subscriber (every one with XPUB_VERBOSE),
+ * a cancel when it loses its last (including when a subscriber disconnects); other messages from subscribers are
+ * delivered too. PUB ignores anything that isn't a subscription.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/29/">rfc 29/PUBSUB</a>
  */
 public final class PubSocket extends SocketBase {
     private final boolean xpub;

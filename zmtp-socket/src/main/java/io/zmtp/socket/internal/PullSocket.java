@@ -4,7 +4,11 @@ import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpSocketException;
 
-/** PULL (rfc 30): fair-queues messages from its PUSH peers and never sends. */
+/**
+ * PULL (rfc 30): fair-queues messages from its PUSH peers and never sends.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/30/">rfc 30/PIPELINE</a>
+ */
 public final class PullSocket extends SocketBase {
     private final FairQueue fq = new FairQueue();
 

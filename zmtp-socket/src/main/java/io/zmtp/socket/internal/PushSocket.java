@@ -7,6 +7,8 @@ import io.zmtp.socket.ZmtpSocketException;
 /**
  * PUSH (rfc 30): load-balances messages over its PULL peers and never receives. What a peer sends anyway is
  * released as it arrives ({@link #readsMessages()}).
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/30/">rfc 30/PIPELINE</a>
  */
 public final class PushSocket extends SocketBase {
     private final LoadBalancer lb = new LoadBalancer();

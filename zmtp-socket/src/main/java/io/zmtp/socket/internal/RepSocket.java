@@ -12,6 +12,8 @@ import java.util.List;
  * REP (rfc 28): fair-queues requests, strips and saves the envelope (every frame up to and including the empty
  * delimiter; a request without one is discarded), and sends the reply, envelope re-attached, to the pipe the request
  * came from. A reply to a peer that has gone, or is full, is dropped. Strict receive/send alternation.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/28/">rfc 28/REQREP</a>
  */
 public final class RepSocket extends SocketBase {
     private final FairQueue fq = new FairQueue();

@@ -10,6 +10,8 @@ import io.zmtp.socket.ZmtpSocketException;
  * the request went to, only if it starts with the delimiter; anything else is discarded. Strict send/receive
  * alternation: a reply that has arrived (and that a poll may have seen) must be received before the next request,
  * as in libzmq, where a REQ with a reply pending is readable and not writable.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/28/">rfc 28/REQREP</a>
  */
 public final class ReqSocket extends SocketBase {
     private final LoadBalancer lb = new LoadBalancer();

@@ -14,11 +14,13 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * ROUTER: each connected peer gets a routing id, the Identity it announced or, if none, 5 bytes {@code 00} + a u32
- * counter (libzmq's scheme). Received messages get the id prepended; sent messages are routed by their first frame.
- * A peer announcing an id already in use is ignored, unless ROUTER_HANDOVER, which moves the id to it and
- * disconnects the old peer. Unroutable messages are dropped, or with ROUTER_MANDATORY throw
+ * ROUTER (rfc 28): each connected peer gets a routing id, the Identity it announced or, if none, 5 bytes
+ * {@code 00} + a u32 counter (libzmq's scheme). Received messages get the id prepended; sent messages are routed by
+ * their first frame. A peer announcing an id already in use is ignored, unless ROUTER_HANDOVER, which moves the id to
+ * it and disconnects the old peer. Unroutable messages are dropped, or with ROUTER_MANDATORY throw
  * {@link ZmtpSocketException.HostUnreachable}; a full peer drops, or with ROUTER_MANDATORY blocks.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/28/">rfc 28/REQREP</a>
  */
 public final class RouterSocket extends SocketBase {
     private final FairQueue fq = new FairQueue();

@@ -18,6 +18,8 @@ import java.util.List;
  * SUBSCRIBE when a prefix gets its first subscription and CANCEL when it loses its last (the codec turns these into
  * messages for pre-3.1 peers); XSUB forwards the application's subscription messages, and any other message, to every
  * publisher as they are. A publisher that (re)connects gets the whole set.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/29/">rfc 29/PUBSUB</a>
  */
 public final class SubSocket extends SocketBase {
     private static final Object SELF = new Object();

@@ -9,6 +9,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.resolver.AddressResolver;
@@ -58,8 +60,8 @@ public final class TcpTransport implements Transport {
         this.connectResolver = new OffLoopResolverGroup(hostResolver, Objects.requireNonNull(resolveExecutor,
                 "resolveExecutor"));
         if (epoll) {
-            this.serverChannelClass = io.netty.channel.epoll.EpollServerSocketChannel.class;
-            this.channelClass = io.netty.channel.epoll.EpollSocketChannel.class;
+            this.serverChannelClass = EpollServerSocketChannel.class;
+            this.channelClass = EpollSocketChannel.class;
         } else {
             this.serverChannelClass = NioServerSocketChannel.class;
             this.channelClass = NioSocketChannel.class;
