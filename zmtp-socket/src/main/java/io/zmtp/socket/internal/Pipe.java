@@ -77,6 +77,7 @@ public final class Pipe {
     private final ConcurrentLinkedQueue<Object> out = new ConcurrentLinkedQueue<>();
     private final AtomicInteger outCount = new AtomicInteger();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Runnable drainTask = this::runScheduledDrain;
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong sent = new AtomicLong();
@@ -425,10 +426,16 @@ public final class Pipe {
         }
         // Read before the CAS: a failed CAS still takes the cache line from the I/O thread, once per message.
         if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
-            ch.eventLoop().execute(() -> {
-                drainScheduled.set(false);
-                drain(ch);
-            });
+            ch.eventLoop().execute(drainTask);
+        }
+    }
+
+    /** The scheduled drain, allocated once: it drains whichever connection is current when it runs. */
+    private void runScheduledDrain() {
+        drainScheduled.set(false);
+        Channel ch = channel;
+        if (ch != null && ch.eventLoop().inEventLoop()) {
+            drain(ch);
         }
     }
 
@@ -436,10 +443,11 @@ public final class Pipe {
         if (channel != ch || state != State.ACTIVE || !ch.isActive()) {
             return;
         }
-        int n = 0;
+        int taken = 0;
+        int written = 0;
         Object m;
         while (ch.isWritable() && (m = out.poll()) != null) {
-            outCount.decrementAndGet();
+            taken++;
             if (m instanceof ForConnection) {
                 ForConnection f = (ForConnection) m;
                 if (f.channel != ch) {
@@ -450,11 +458,17 @@ public final class Pipe {
                 m = f.msg;
             }
             ch.write(m, ch.voidPromise());
-            n++;
+            written++;
         }
-        if (n > 0) {
-            sent.addAndGet(n);
+        if (taken > 0) {
+            // One atomic update per drain, not per message; senders waiting for room are woken just below.
+            outCount.addAndGet(-taken);
+        }
+        if (written > 0) {
+            sent.addAndGet(written);
             ch.flush();
+        }
+        if (taken > 0) {
             listener.pipeActivity(this);
         }
     }

@@ -61,9 +61,11 @@ public final class Signal {
         // microseconds and parking costs an unpark. Off by default: where application and I/O threads outnumber the
         // cores, a spinning thread holds a core the I/O thread needs (measured on 2 cores: 20 us of spin raised
         // the 1-byte latency from 75 to 95 us and its p99 from 0.4 to 0.8 ms).
-        long spinUntil = System.nanoTime() + SPIN_NANOS;
-        while (sequence.get() == observed && System.nanoTime() - spinUntil < 0) {
-            Thread.onSpinWait();
+        if (SPIN_NANOS > 0) {
+            long spinUntil = System.nanoTime() + SPIN_NANOS;
+            while (sequence.get() == observed && System.nanoTime() - spinUntil < 0) {
+                Thread.onSpinWait();
+            }
         }
         Thread me = Thread.currentThread();
         waiters.add(me);
