@@ -10,6 +10,7 @@ import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.transport.Endpoint;
 import io.zmtp.socket.transport.Transport;
 
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -82,8 +83,9 @@ final class SocketEndpoints {
                     initPipeline(ch, pipe, config, null);
                 }
             });
-        } catch (IllegalArgumentException e) {
-            throw new ZmtpSocketException.EndpointFailed(e.getMessage(), e);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            // The transport's checks before any channel exists: a malformed address, or (ipc) a path in use.
+            throw new ZmtpSocketException.EndpointFailed("bind " + endpoint + " failed: " + e.getMessage(), e);
         }
         f.awaitUninterruptibly();
         if (!f.isSuccess()) {
