@@ -44,6 +44,9 @@ final class SocketEndpoints {
         }
     }
 
+    /** Closing a listener is one syscall or two on its event loop; this only bounds a loop that is stuck. */
+    private static final long LISTENER_CLOSE_WAIT_MILLIS = 2000;
+
     private final SocketBase socket;
     private final Map<String, List<Connector>> connectors = new ConcurrentHashMap<>();
     private final Map<String, List<Pipe>> connectPipes = new ConcurrentHashMap<>();
@@ -195,6 +198,20 @@ final class SocketEndpoints {
         }
         connectors.clear();
         return stopping;
+    }
+
+    /**
+     * Waits (briefly) for the listeners {@link #stopListening} closed to be closed: an ipc listener removes its
+     * socket file as it closes, and a bind of the same path right after close must not find that file still there,
+     * nor have the old listener delete the new one's file. Not on an I/O thread, which would wait for itself.
+     */
+    void awaitListenersClosed() {
+        for (Listener l : listeners.values()) {
+            Channel ch = l.serverChannel;
+            if (!ch.eventLoop().inEventLoop()) {
+                ch.closeFuture().awaitUninterruptibly(LISTENER_CLOSE_WAIT_MILLIS);
+            }
+        }
     }
 
     /** Adds every pipe of every endpoint to {@code out}. */

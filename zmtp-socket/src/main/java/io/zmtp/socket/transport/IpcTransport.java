@@ -49,7 +49,8 @@ import java.util.Locale;
  * unlinks the file of a <em>live</em> listener and takes the path over, silently orphaning the other process; here a
  * path someone is listening on fails with "address in use", and a path that is not a socket at all (a regular file,
  * a directory) is never deleted. Paths are limited to what {@code sun_path} holds with its terminating NUL (107
- * bytes on Linux, 103 elsewhere), the limit libzmq applies.
+ * bytes on Linux, 103 elsewhere), the limit libzmq applies; on NIO one byte less, as the JDK allows
+ * ({@link #maxPathBytes}).
  *
  * <p>Channels: epoll's domain socket channels when the context runs on epoll, otherwise NIO's (Netty 4.2 on JDK
  * 16+, any OS with {@code AF_UNIX}). The epoll classes are only touched on the epoll path, so the optional epoll jars
@@ -88,9 +89,13 @@ public final class IpcTransport implements Transport {
         return "ipc";
     }
 
-    /** The longest path (in bytes, UTF-8) this OS's {@code sun_path} holds with its NUL. */
-    public static int maxPathBytes() {
-        return SUN_PATH_SIZE - 1;
+    /**
+     * The longest path (in bytes, UTF-8) an ipc address may have: what this OS's {@code sun_path} holds with its NUL
+     * on epoll (107 on Linux, libzmq's limit too), one byte less on NIO, whose JDK checks {@code sun_path} that way
+     * (a 107-byte path fails there with "Unix domain path too long").
+     */
+    public static int maxPathBytes(boolean epoll) {
+        return epoll ? SUN_PATH_SIZE - 1 : SUN_PATH_SIZE - 2;
     }
 
     /**
@@ -119,9 +124,11 @@ public final class IpcTransport implements Transport {
             }
         }
         int bytes = address.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > maxPathBytes()) {
-            throw new IllegalArgumentException("ipc path: " + address + " is " + bytes + " bytes (the longest this "
-                    + "OS allows is " + maxPathBytes() + ": sun_path holds " + SUN_PATH_SIZE + " with the NUL)");
+        int max = maxPathBytes(epoll);
+        if (bytes > max) {
+            throw new IllegalArgumentException("ipc path: " + address + " is " + bytes + " bytes (the longest "
+                    + (epoll ? "" : "NIO on ") + "this OS allows is " + max + ": sun_path holds " + SUN_PATH_SIZE
+                    + " with the NUL)");
         }
         if (!address.startsWith(ABSTRACT_PREFIX)) {
             try {
