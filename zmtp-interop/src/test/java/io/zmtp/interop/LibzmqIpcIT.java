@@ -102,7 +102,7 @@ class LibzmqIpcIT {
 
     private static List<byte[]> frames(ZmtpMessage m) {
         try {
-            return new ArrayList<>(Arrays.asList(m.toByteArrays()));
+            return m.toByteArrays();
         } finally {
             m.release();
         }
