@@ -44,11 +44,12 @@ import java.util.Locale;
  *       listener.</li>
  * </ul>
  *
- * <p>The file is managed as libzmq does: a stale socket file (left by a process that died without closing) is
- * removed before binding, and the listener removes its file when it closes. One deliberate difference: libzmq also
- * unlinks the file of a <em>live</em> listener and takes the path over, silently orphaning the other process; here a
- * path someone is listening on fails with "address in use", and a path that is not a socket at all (a regular file,
- * a directory) is never deleted. Paths are limited to what {@code sun_path} holds with its terminating NUL (107
+ * <p>The file: a stale socket file (left by a process that died without closing) is removed before binding, as
+ * libzmq does, and the listener removes its file when it closes (Netty's domain socket server channels delete it in
+ * {@code doClose}; libzmq 4.3 leaves a named path's file behind and only removes {@code ipc://*} ones). One deliberate
+ * difference: libzmq unlinks whatever is at the path, the file of a <em>live</em> listener too, silently orphaning
+ * the other process; here a path someone is listening on fails with "address in use", and a path that is not a
+ * socket at all (a regular file, a directory) is never deleted. Paths are limited to what {@code sun_path} holds with its terminating NUL (107
  * bytes on Linux, 103 elsewhere), the limit libzmq applies; on NIO one byte less, as the JDK allows
  * ({@link #maxPathBytes}).
  *
