@@ -129,6 +129,8 @@ run_pair() {
     echo "FAILED: $limpl $ltool $size $count: $(cat "$out/last-local.err")" >&2
     return 0
   fi
+  # libzmq 4.3 leaves a named ipc path's file behind when it closes (ours removes it).
+  [ "$TRANSPORT" = ipc ] && rm -f "${bind_ep#ipc://}"
   if [ "$kind" = thr ]; then
     local v
     v=$(sed -n 's/^mean throughput: \([0-9]*\) \[msg\/s\]$/\1/p' "$lout")
@@ -191,4 +193,4 @@ for size in $RR_SIZES; do
 done
 echo "== done in $(( $(date +%s) - start )) s" >&2
 
-"$venv/bin/python" "$here/report.py" "$results" "$charts" | tee "$out/table.md"
+{ [ "$TRANSPORT" = tcp ] || printf 'Transport: %s\n\n' "$TRANSPORT"; "$venv/bin/python" "$here/report.py" "$results" "$charts"; } | tee "$out/table.md"
