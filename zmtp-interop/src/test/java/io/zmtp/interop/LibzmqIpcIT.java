@@ -97,7 +97,8 @@ class LibzmqIpcIT {
     }
 
     private static ZmtpMessage seqMessage(String tag, long seq) {
-        return ZmtpMessage.ofBytes(SocketPeer.bytes(tag), SocketPeer.bytes(Long.toString(seq)), SocketPeer.payload(seq));
+        return ZmtpMessage.ofBytes(SocketPeer.bytes(tag), SocketPeer.bytes(Long.toString(seq)),
+                SocketPeer.payload(seq));
     }
 
     private static List<byte[]> frames(ZmtpMessage m) {

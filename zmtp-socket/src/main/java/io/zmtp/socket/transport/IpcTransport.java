@@ -49,9 +49,10 @@ import java.util.Locale;
  * {@code doClose}; libzmq 4.3 leaves a named path's file behind and only removes {@code ipc://*} ones). One deliberate
  * difference: libzmq unlinks whatever is at the path, the file of a <em>live</em> listener too, silently orphaning
  * the other process; here a path someone is listening on fails with "address in use", and a path that is not a
- * socket at all (a regular file, a directory) is never deleted. Paths are limited to what {@code sun_path} holds with its terminating NUL (107
- * bytes on Linux, 103 elsewhere), the limit libzmq applies; on NIO one byte less, as the JDK allows
- * ({@link #maxPathBytes}).
+ * socket at all (a regular file, a directory) is never deleted.
+ *
+ * <p>Paths are limited to what {@code sun_path} holds with its terminating NUL (107 bytes on Linux, 103 elsewhere),
+ * the limit libzmq applies; on NIO one byte less, as the JDK allows ({@link #maxPathBytes}).
  *
  * <p>Channels: epoll's domain socket channels when the context runs on epoll, otherwise NIO's (Netty 4.2 on JDK
  * 16+, any OS with {@code AF_UNIX}). The epoll classes are only touched on the epoll path, so the optional epoll jars
