@@ -13,13 +13,21 @@
 #   SCALE=0.2 RUNS=1 bench/compare.sh   # anything in between; SIZES="64 1024" LAT_SIZES="1" to narrow
 #   SECTIONS=rr SCALE=0.05 RUNS=1 bench/compare.sh   # only some sections (thr lat rr); charts are redrawn
 #                                                    # only for the sections that ran; RR_SIZES, RR_INFLIGHT
+#   TRANSPORT=ipc bench/compare.sh   # the same over ipc:// (Unix domain sockets, a path per run under
+#                                    # target/compare-ipc); results, table and charts go to target/compare-ipc, the
+#                                    # charts in docs/ stay tcp's. JeroMQ is left out: its ipc:// is tcp on loopback.
 #
 # Installs what it needs: gcc/libzmq3-dev (apt-get, via install-libzmq.sh), JeroMQ (Maven), matplotlib (venv under
 # target/compare/venv).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-out="$root/target/compare"
+TRANSPORT=${TRANSPORT:-tcp}
+case "$TRANSPORT" in
+  tcp) out="$root/target/compare"; charts="$root/docs"; default_impls="libzmq zmtp jeromq" ;;
+  ipc) out="$root/target/compare-ipc"; charts="$out"; default_impls="libzmq zmtp" ;;
+  *) echo "TRANSPORT=$TRANSPORT: expected tcp or ipc" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 
 SCALE=${SCALE:-1}
@@ -28,7 +36,7 @@ RUNS=${RUNS:-3}
 SIZES=${SIZES:-"1 16 64 256 1024 65536"}
 LAT_SIZES=${LAT_SIZES:-"1 1024"}
 MIXED_SIZES=${MIXED_SIZES:-"64 1024"}   # mixed pairs: our local_thr with libzmq's remote_thr and the reverse
-IMPLS=${IMPLS:-"libzmq zmtp jeromq"}
+IMPLS=${IMPLS:-$default_impls}
 SECTIONS=${SECTIONS:-"thr lat rr"}
 RR_SIZES=${RR_SIZES:-"16 1024"}
 RR_INFLIGHT=${RR_INFLIGHT:-1000}
@@ -67,9 +75,11 @@ bash "$here/build.sh" "$out/bin" >&2
 if [[ " $IMPLS " == *" jeromq "* ]] && { has_section thr || has_section lat; }; then
   (cd "$root" && ./mvnw -q -B -f bench/jeromq/pom.xml package -DskipTests) >&2
 fi
-if ! "$out/venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
-  python3 -m venv "$out/venv"
-  "$out/venv/bin/pip" install -q --disable-pip-version-check matplotlib >&2
+# One venv for both transports, under target/compare.
+venv="$root/target/compare/venv"
+if ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check matplotlib >&2
 fi
 
 java_opts=${ZMTP_JAVA_OPTS:-}
@@ -99,10 +109,17 @@ run_pair() {
       largs+=("$warmup"); rargs+=("$RR_INFLIGHT" "$warmup") ;;
   esac
   local lout="$out/last-local.txt" rout="$out/last-remote.txt"
-  timeout 300 $(cmd "$limpl" "$ltool") "tcp://*:$port" "${largs[@]}" > "$lout" 2>"$out/last-local.err" &
+  local bind_ep connect_ep
+  if [ "$TRANSPORT" = ipc ]; then
+    # A fresh path per run, as the port is; the binding tool removes its file when it closes.
+    bind_ep="ipc://$out/run-$port.sock"; connect_ep=$bind_ep
+  else
+    bind_ep="tcp://*:$port"; connect_ep="tcp://127.0.0.1:$port"
+  fi
+  timeout 300 $(cmd "$limpl" "$ltool") "$bind_ep" "${largs[@]}" > "$lout" 2>"$out/last-local.err" &
   local lpid=$!
   sleep 0.3
-  if ! timeout 300 $(cmd "$rimpl" "$rtool") "tcp://127.0.0.1:$port" "${rargs[@]}" > "$rout" 2>"$out/last-remote.err"; then
+  if ! timeout 300 $(cmd "$rimpl" "$rtool") "$connect_ep" "${rargs[@]}" > "$rout" 2>"$out/last-remote.err"; then
     echo "FAILED: $rimpl $rtool $size $count: $(cat "$out/last-remote.err")" >&2
     kill "$lpid" 2>/dev/null || true
     wait "$lpid" 2>/dev/null || true
@@ -112,6 +129,8 @@ run_pair() {
     echo "FAILED: $limpl $ltool $size $count: $(cat "$out/last-local.err")" >&2
     return 0
   fi
+  # libzmq 4.3 leaves a named ipc path's file behind when it closes (ours removes it).
+  [ "$TRANSPORT" = ipc ] && rm -f "${bind_ep#ipc://}"
   if [ "$kind" = thr ]; then
     local v
     v=$(sed -n 's/^mean throughput: \([0-9]*\) \[msg\/s\]$/\1/p' "$lout")
@@ -139,7 +158,7 @@ start=$(date +%s)
 has_section thr || SIZES=""
 has_section lat || LAT_SIZES=""
 has_section rr || RR_SIZES=""
-echo "== scale $SCALE, $RUNS runs per cell, sections: $SECTIONS" >&2
+echo "== $TRANSPORT, scale $SCALE, $RUNS runs per cell, sections: $SECTIONS" >&2
 if has_section thr; then echo "== throughput" >&2; fi
 for size in $SIZES; do
   n=$(thr_count "$size")
@@ -174,4 +193,4 @@ for size in $RR_SIZES; do
 done
 echo "== done in $(( $(date +%s) - start )) s" >&2
 
-"$out/venv/bin/python" "$here/report.py" "$results" "$root/docs" | tee "$out/table.md"
+{ [ "$TRANSPORT" = tcp ] || printf 'Transport: %s\n\n' "$TRANSPORT"; "$venv/bin/python" "$here/report.py" "$results" "$charts"; } | tee "$out/table.md"

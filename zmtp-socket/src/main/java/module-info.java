@@ -7,6 +7,8 @@ module io.zmtp.socket {
     requires io.netty.resolver;
     // epoll is used when its native library loads; without the jar the sockets run on NIO.
     requires static io.netty.transport.classes.epoll;
+    // DomainSocketAddress, for ipc:// on epoll; it comes with the epoll jars and is only touched when epoll runs.
+    requires static io.netty.transport.unix.common;
 
     exports io.zmtp.socket;
     exports io.zmtp.socket.transport;

@@ -19,6 +19,7 @@ import io.zmtp.socket.internal.RouterSocket;
 import io.zmtp.socket.internal.SocketBase;
 import io.zmtp.socket.internal.SocketContext;
 import io.zmtp.socket.internal.SubSocket;
+import io.zmtp.socket.transport.IpcTransport;
 import io.zmtp.socket.transport.TcpTransport;
 
 import java.net.InetAddress;
@@ -73,7 +74,8 @@ public final class ZmtpContext implements AutoCloseable {
                 new LinkedBlockingQueue<>(), new DefaultThreadFactory("zmq-resolve", true));
         resolveExecutor.allowCoreThreadTimeOut(true);
         this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis,
-                new TcpTransport(group, epoll, b.hostResolver, resolveExecutor));
+                new TcpTransport(group, epoll, b.hostResolver, resolveExecutor),
+                new IpcTransport(group, epoll));
     }
 
     private static boolean epollAvailable() {

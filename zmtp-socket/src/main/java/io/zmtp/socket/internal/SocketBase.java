@@ -588,6 +588,7 @@ public abstract class SocketBase implements PipeListener {
             lingering = false;
             stopping.forEach(Connector::stop);
         }
+        endpoints.awaitListenersClosed();
         endpoints.clear();
         async.close();
         context.unregister(this);

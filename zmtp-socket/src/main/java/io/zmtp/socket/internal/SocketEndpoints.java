@@ -10,6 +10,7 @@ import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.transport.Endpoint;
 import io.zmtp.socket.transport.Transport;
 
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -42,6 +43,9 @@ final class SocketEndpoints {
             this.serverChannel = serverChannel;
         }
     }
+
+    /** Closing a listener is one syscall or two on its event loop; this only bounds a loop that is stuck. */
+    private static final long LISTENER_CLOSE_WAIT_MILLIS = 2000;
 
     private final SocketBase socket;
     private final Map<String, List<Connector>> connectors = new ConcurrentHashMap<>();
@@ -82,8 +86,9 @@ final class SocketEndpoints {
                     initPipeline(ch, pipe, config, null);
                 }
             });
-        } catch (IllegalArgumentException e) {
-            throw new ZmtpSocketException.EndpointFailed(e.getMessage(), e);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            // The transport's checks before any channel exists: a malformed address, or (ipc) a path in use.
+            throw new ZmtpSocketException.EndpointFailed("bind " + endpoint + " failed: " + e.getMessage(), e);
         }
         f.awaitUninterruptibly();
         if (!f.isSuccess()) {
@@ -193,6 +198,20 @@ final class SocketEndpoints {
         }
         connectors.clear();
         return stopping;
+    }
+
+    /**
+     * Waits (briefly) for the listeners {@link #stopListening} closed to be closed: an ipc listener removes its
+     * socket file as it closes, and a bind of the same path right after close must not find that file still there,
+     * nor have the old listener delete the new one's file. Not on an I/O thread, which would wait for itself.
+     */
+    void awaitListenersClosed() {
+        for (Listener l : listeners.values()) {
+            Channel ch = l.serverChannel;
+            if (!ch.eventLoop().inEventLoop()) {
+                ch.closeFuture().awaitUninterruptibly(LISTENER_CLOSE_WAIT_MILLIS);
+            }
+        }
     }
 
     /** Adds every pipe of every endpoint to {@code out}. */

@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * A parsed ZeroMQ endpoint: {@code transport://address}. Only the split is done here; each {@link Transport}
- * interprets its own address (tcp: {@code host:port}, {@code *:port}, {@code host:*}; later ipc: a path, inproc: a
- * name).
+ * interprets its own address (tcp: {@code host:port}, {@code *:port}, {@code host:*}; ipc: a path, {@code @name}
+ * or {@code *}; later inproc: a name).
  */
 public final class Endpoint {
     private final String scheme;

@@ -7,14 +7,20 @@ import io.netty.channel.EventLoop;
 
 /**
  * Builds channels for one endpoint scheme. Transports differ only in channel class and address; the pipeline
- * ({@code ZmtpHandshakeHandler} then the socket's handler) is the same and comes in as an initializer. tcp is the one so far;
- * ipc (unix domain sockets) and inproc (Netty {@code LocalChannel}) plug in here.
+ * ({@code ZmtpHandshakeHandler} then the socket's handler) is the same and comes in as an initializer: tcp
+ * ({@link TcpTransport}) and ipc ({@link IpcTransport}, Unix domain sockets) so far; inproc (Netty
+ * {@code LocalChannel}) plugs in the same way, one more transport given to the context.
  */
 public interface Transport {
     /** The endpoint scheme, e.g. {@code tcp}. */
     String scheme();
 
-    /** Binds a listener; {@code childInitializer} sets up each accepted connection. */
+    /**
+     * Binds a listener; {@code childInitializer} sets up each accepted connection. Checks made before any channel
+     * exists throw {@link IllegalArgumentException} (a malformed address) or {@link java.io.UncheckedIOException}
+     * (the address can't be used, e.g. an ipc path another process listens on); the socket reports either as
+     * {@code EndpointFailed}.
+     */
     ChannelFuture bind(Endpoint endpoint, ChannelInitializer<Channel> childInitializer);
 
     /**

@@ -19,7 +19,8 @@ import java.util.concurrent.Callable;
         description = "Latency test, echoing side: REP binds and echoes <roundtrip-count> messages "
                 + "(peer: remote_lat, ours or libzmq's).")
 public final class LocalLatCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "<bind-to>", description = "e.g. tcp://*:5555")
+    @Parameters(index = "0", paramLabel = "<bind-to>",
+            description = "e.g. tcp://*:5555 or ipc:///tmp/perf.sock")
     String bindTo;
 
     @Parameters(index = "1", paramLabel = "<message-size>", description = "bytes per message")

@@ -22,7 +22,8 @@ import java.util.concurrent.Callable;
         description = "Throughput test, receiving side: PULL (or SUB) binds and receives <message-count> messages "
                 + "(peer: remote_thr, ours or libzmq's).")
 public final class LocalThrCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "<bind-to>", description = "e.g. tcp://*:5555")
+    @Parameters(index = "0", paramLabel = "<bind-to>",
+            description = "e.g. tcp://*:5555 or ipc:///tmp/perf.sock")
     String bindTo;
 
     @Parameters(index = "1", paramLabel = "<message-size>", description = "bytes per message")

@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
         description = "Latency test, measuring side: REQ connects, makes <roundtrip-count> round trips "
                 + "(peer: local_lat, ours or libzmq's) and prints the average and percentiles of half a round trip.")
 public final class RemoteLatCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "<connect-to>", description = "e.g. tcp://127.0.0.1:5555")
+    @Parameters(index = "0", paramLabel = "<connect-to>",
+            description = "e.g. tcp://127.0.0.1:5555 or ipc:///tmp/perf.sock")
     String connectTo;
 
     @Parameters(index = "1", paramLabel = "<message-size>", description = "bytes per message")

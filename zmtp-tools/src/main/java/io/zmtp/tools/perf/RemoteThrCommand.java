@@ -24,7 +24,8 @@ import java.util.concurrent.Callable;
         description = "Throughput test, sending side: PUSH (or PUB) connects and sends <message-count> messages "
                 + "(peer: local_thr, ours or libzmq's).")
 public final class RemoteThrCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "<connect-to>", description = "e.g. tcp://127.0.0.1:5555")
+    @Parameters(index = "0", paramLabel = "<connect-to>",
+            description = "e.g. tcp://127.0.0.1:5555 or ipc:///tmp/perf.sock")
     String connectTo;
 
     @Parameters(index = "1", paramLabel = "<message-size>", description = "bytes per message")

@@ -29,7 +29,8 @@ import java.util.concurrent.Callable;
         description = "Request/reply throughput, requesting side: DEALER connects and keeps <in-flight> requests "
                 + "outstanding until <request-count> replies have arrived (peer: rr_server, ours or libzmq's).")
 public final class RrClientCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "<connect-to>", description = "e.g. tcp://127.0.0.1:5555")
+    @Parameters(index = "0", paramLabel = "<connect-to>",
+            description = "e.g. tcp://127.0.0.1:5555 or ipc:///tmp/perf.sock")
     String connectTo;
 
     @Parameters(index = "1", paramLabel = "<message-size>", description = "bytes per request and per reply")

@@ -22,7 +22,8 @@ import java.util.concurrent.Callable;
         description = "Request/reply throughput, echoing side: ROUTER binds and echoes max(<warmup-count>, 1) + "
                 + "<request-count> requests (peer: rr_client, ours or libzmq's).")
 public final class RrServerCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "<bind-to>", description = "e.g. tcp://*:5555")
+    @Parameters(index = "0", paramLabel = "<bind-to>",
+            description = "e.g. tcp://*:5555 or ipc:///tmp/perf.sock")
     String bindTo;
 
     @Parameters(index = "1", paramLabel = "<message-size>", description = "bytes per request and per reply")
