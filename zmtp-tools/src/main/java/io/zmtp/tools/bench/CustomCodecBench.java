@@ -9,7 +9,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpFrameSink;
 import io.zmtp.codec.ZmtpHandshakeHandler;
@@ -79,6 +83,7 @@ public final class CustomCodecBench implements Callable<Integer> {
         CodecBootstrap t = new CodecBootstrap(options.context);
         boolean batching = BenchOptions.batching(this.batching);
         EventLoopGroup serverGroup = t.newGroup(options.context.ioThreads());
+        ChannelGroup accepted = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         EventLoopGroup clientGroup = t.newGroup(options.context.ioThreads());
         LongAdder replies = new LongAdder();
         LongAdder latencyNanos = new LongAdder();
@@ -88,6 +93,7 @@ public final class CustomCodecBench implements Callable<Integer> {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            accepted.add(ch);
                             ch.pipeline().addLast(new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.ROUTER).build()));
                             ch.pipeline().addLast(new Echo(batching));
                         }
@@ -131,10 +137,15 @@ public final class CustomCodecBench implements Callable<Integer> {
                     replies.sum() == 0 ? 0.0 : latencyNanos.sum() / 1000.0 / replies.sum());
             client.close().sync();
             server.close().sync();
+            // Close what was accepted and let every close run before the loops stop: a loop that stops with a
+            // connection open never releases that connection's read buffer.
+            accepted.close().awaitUninterruptibly();
             return 0;
         } finally {
-            clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-            serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+            Future<?> clientDone = clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+            Future<?> serverDone = serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+            clientDone.awaitUninterruptibly(10, TimeUnit.SECONDS);
+            serverDone.awaitUninterruptibly(10, TimeUnit.SECONDS);
         }
     }
 

@@ -8,7 +8,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zmtp.codec.ZmtpBatchFlusher;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpHandshakeHandler;
@@ -121,6 +125,7 @@ public final class ThroughputBench implements Callable<Integer> {
     private int runCodec() throws Exception {
         CodecBootstrap t = new CodecBootstrap(options.context);
         EventLoopGroup serverGroup = t.newGroup(options.context.ioThreads());
+        ChannelGroup accepted = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         EventLoopGroup clientGroup = t.newGroup(options.context.ioThreads());
         LongAdder received = new LongAdder();
         try {
@@ -128,6 +133,7 @@ public final class ThroughputBench implements Callable<Integer> {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            accepted.add(ch);
                             ch.pipeline().addLast(new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.PULL).build()));
                             ch.pipeline().addLast(new Counter(received));
                         }
@@ -150,10 +156,15 @@ public final class ThroughputBench implements Callable<Integer> {
             printRates(received);
             client.close().sync();
             server.close().sync();
+            // Close what was accepted and let every close run before the loops stop: a loop that stops with a
+            // connection open never releases that connection's read buffer.
+            accepted.close().awaitUninterruptibly();
             return 0;
         } finally {
-            clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-            serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+            Future<?> clientDone = clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+            Future<?> serverDone = serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+            clientDone.awaitUninterruptibly(10, TimeUnit.SECONDS);
+            serverDone.awaitUninterruptibly(10, TimeUnit.SECONDS);
         }
     }
 
