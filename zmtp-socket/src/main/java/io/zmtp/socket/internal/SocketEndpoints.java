@@ -4,7 +4,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandshakeHandler;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.transport.Endpoint;
@@ -52,8 +51,8 @@ final class SocketEndpoints {
         this.socket = socket;
     }
 
-    private void initPipeline(Channel ch, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
-        ch.pipeline().addLast("zmtp-handshake", new ZmtpHandshakeHandler(config));
+    private void initPipeline(Channel ch, Transport transport, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
+        ch.pipeline().addLast("zmtp-handshake", transport.handshakeHandler(config));
         ch.pipeline().addLast("zmtp-socket",
                 new PipeHandler(pipe, socket.readsMessages(), socket.acceptsSubscriptions(), onHandshake));
     }
@@ -79,7 +78,7 @@ final class SocketEndpoints {
                     Pipe pipe = new Pipe(socket, false, l.endpoint, sndHwm, rcvHwm);
                     l.accepted.add(pipe);
                     ch.closeFuture().addListener(x -> l.accepted.remove(pipe));
-                    initPipeline(ch, pipe, config, null);
+                    initPipeline(ch, transport, pipe, config, null);
                 }
             });
         } catch (IllegalArgumentException e) {
@@ -144,11 +143,11 @@ final class SocketEndpoints {
         ZmtpConfig config = options.zmtpConfig(socket.type);
         Pipe pipe = new Pipe(socket, true, endpoint,
                 options.value(ZmtpSocketOption.SNDHWM), options.value(ZmtpSocketOption.RCVHWM));
-        Connector c = new Connector(transport, ep, socket.context.group().next(),
+        Connector c = new Connector(transport, ep, transport.connectLoop(socket.context.group()),
                 onHandshake -> new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        initPipeline(ch, pipe, config, onHandshake);
+                        initPipeline(ch, transport, pipe, config, onHandshake);
                     }
                 },
                 options.value(ZmtpSocketOption.RECONNECT_IVL), options.value(ZmtpSocketOption.RECONNECT_IVL_MAX));
