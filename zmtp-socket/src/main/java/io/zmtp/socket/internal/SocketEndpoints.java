@@ -27,18 +27,18 @@ import java.util.function.Consumer;
  */
 final class SocketEndpoints {
     private static final class Listener {
-        final String endpoint;
+        /** As bind returns it; set once bound. */
+        volatile String endpoint;
         /** As given to bind, which unbind accepts too. */
         final String requested;
         final Transport transport;
-        final Channel serverChannel;
+        /** Set once bound. */
+        volatile Channel serverChannel;
         final Set<Pipe> accepted = ConcurrentHashMap.newKeySet();
 
-        Listener(String endpoint, String requested, Transport transport, Channel serverChannel) {
-            this.endpoint = endpoint;
+        Listener(String requested, Transport transport) {
             this.requested = requested;
             this.transport = transport;
-            this.serverChannel = serverChannel;
         }
     }
 
@@ -63,19 +63,20 @@ final class SocketEndpoints {
         ZmtpConfig config = options.zmtpConfig(socket.type);
         int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
         int rcvHwm = options.value(ZmtpSocketOption.RCVHWM);
-        // The listener exists only once bind returns; a connection accepted before that waits for it.
-        Listener[] holder = new Listener[1];
+        // Made before binding: a connection may be accepted before bind returns (an inproc peer waiting for the
+        // name connects the moment it is bound), and its pipe belongs to this listener all the same.
+        Listener l = new Listener(endpoint, transport);
         ChannelFuture f;
         try {
             f = transport.bind(ep, new ChannelInitializer<Channel>() {
                 @Override
                 protected void initChannel(Channel ch) {
-                    Listener l = holder[0];
-                    if (socket.isClosed() || l == null) {
+                    if (socket.isClosed()) {
                         ch.close();
                         return;
                     }
-                    Pipe pipe = new Pipe(socket, false, l.endpoint, sndHwm, rcvHwm);
+                    String bound = l.endpoint;
+                    Pipe pipe = new Pipe(socket, false, bound != null ? bound : endpoint, sndHwm, rcvHwm);
                     l.accepted.add(pipe);
                     ch.closeFuture().addListener(x -> l.accepted.remove(pipe));
                     initPipeline(ch, transport, pipe, config, null);
@@ -89,8 +90,8 @@ final class SocketEndpoints {
             throw new ZmtpSocketException.EndpointFailed("bind " + endpoint + " failed: " + f.cause(), f.cause());
         }
         String real = transport.boundEndpoint(ep, f.channel());
-        Listener l = new Listener(real, endpoint, transport, f.channel());
-        holder[0] = l;
+        l.serverChannel = f.channel();
+        l.endpoint = real;
         listeners.put(real, l);
         return real;
     }
@@ -184,7 +185,8 @@ final class SocketEndpoints {
      */
     List<Connector> stopListening() {
         for (Listener l : listeners.values()) {
-            l.serverChannel.close();
+            // Awaited, as unbind does, so that the address (a port, an inproc name) is free once close returns.
+            l.serverChannel.close().awaitUninterruptibly();
         }
         List<Connector> stopping = new ArrayList<>();
         for (List<Connector> cs : connectors.values()) {
