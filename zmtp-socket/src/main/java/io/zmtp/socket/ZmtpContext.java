@@ -19,6 +19,7 @@ import io.zmtp.socket.internal.RouterSocket;
 import io.zmtp.socket.internal.SocketBase;
 import io.zmtp.socket.internal.SocketContext;
 import io.zmtp.socket.internal.SubSocket;
+import io.zmtp.socket.transport.InprocTransport;
 import io.zmtp.socket.transport.IpcTransport;
 import io.zmtp.socket.transport.TcpTransport;
 
@@ -52,6 +53,7 @@ public final class ZmtpContext implements AutoCloseable {
     private final ExecutorService asyncExecutor;
     private final ThreadPoolExecutor resolveExecutor;
     private final SocketContext context;
+    private final InprocTransport inproc;
     private final boolean nativeTransport;
     private volatile boolean closed;
 
@@ -73,9 +75,11 @@ public final class ZmtpContext implements AutoCloseable {
         this.resolveExecutor = new ThreadPoolExecutor(RESOLVE_THREADS, RESOLVE_THREADS, 10, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), new DefaultThreadFactory("zmq-resolve", true));
         resolveExecutor.allowCoreThreadTimeOut(true);
+        this.inproc = new InprocTransport(group);
         this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis,
                 new TcpTransport(group, epoll, b.hostResolver, resolveExecutor),
-                new IpcTransport(group, epoll));
+                new IpcTransport(group, epoll),
+                inproc);
     }
 
     private static boolean epollAvailable() {
@@ -157,6 +161,7 @@ public final class ZmtpContext implements AutoCloseable {
         rests.forEach(Runnable::run);
         // Not awaited: a lookup may be stuck in the OS resolver, and nothing waits for its answer any more.
         resolveExecutor.shutdownNow();
+        inproc.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
         asyncExecutor.shutdown();
         try {

@@ -4,7 +4,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpHandshakeHandler;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.transport.Endpoint;
@@ -29,18 +28,18 @@ import java.util.function.Consumer;
  */
 final class SocketEndpoints {
     private static final class Listener {
-        final String endpoint;
+        /** As bind returns it; set once bound. */
+        volatile String endpoint;
         /** As given to bind, which unbind accepts too. */
         final String requested;
         final Transport transport;
-        final Channel serverChannel;
+        /** Set once bound. */
+        volatile Channel serverChannel;
         final Set<Pipe> accepted = ConcurrentHashMap.newKeySet();
 
-        Listener(String endpoint, String requested, Transport transport, Channel serverChannel) {
-            this.endpoint = endpoint;
+        Listener(String requested, Transport transport) {
             this.requested = requested;
             this.transport = transport;
-            this.serverChannel = serverChannel;
         }
     }
 
@@ -56,8 +55,8 @@ final class SocketEndpoints {
         this.socket = socket;
     }
 
-    private void initPipeline(Channel ch, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
-        ch.pipeline().addLast("zmtp-handshake", new ZmtpHandshakeHandler(config));
+    private void initPipeline(Channel ch, Transport transport, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
+        ch.pipeline().addLast("zmtp-handshake", transport.handshakeHandler(config));
         ch.pipeline().addLast("zmtp-socket",
                 new PipeHandler(pipe, socket.readsMessages(), socket.acceptsSubscriptions(), onHandshake));
     }
@@ -68,22 +67,23 @@ final class SocketEndpoints {
         ZmtpConfig config = options.zmtpConfig(socket.type);
         int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
         int rcvHwm = options.value(ZmtpSocketOption.RCVHWM);
-        // The listener exists only once bind returns; a connection accepted before that waits for it.
-        Listener[] holder = new Listener[1];
+        // Made before binding: a connection may be accepted before bind returns (an inproc peer waiting for the
+        // name connects the moment it is bound), and its pipe belongs to this listener all the same.
+        Listener l = new Listener(endpoint, transport);
         ChannelFuture f;
         try {
             f = transport.bind(ep, new ChannelInitializer<Channel>() {
                 @Override
                 protected void initChannel(Channel ch) {
-                    Listener l = holder[0];
-                    if (socket.isClosed() || l == null) {
+                    if (socket.isClosed()) {
                         ch.close();
                         return;
                     }
-                    Pipe pipe = new Pipe(socket, false, l.endpoint, sndHwm, rcvHwm);
+                    String bound = l.endpoint;
+                    Pipe pipe = new Pipe(socket, false, bound != null ? bound : endpoint, sndHwm, rcvHwm);
                     l.accepted.add(pipe);
                     ch.closeFuture().addListener(x -> l.accepted.remove(pipe));
-                    initPipeline(ch, pipe, config, null);
+                    initPipeline(ch, transport, pipe, config, null);
                 }
             });
         } catch (IllegalArgumentException | UncheckedIOException e) {
@@ -95,8 +95,8 @@ final class SocketEndpoints {
             throw new ZmtpSocketException.EndpointFailed("bind " + endpoint + " failed: " + f.cause(), f.cause());
         }
         String real = transport.boundEndpoint(ep, f.channel());
-        Listener l = new Listener(real, endpoint, transport, f.channel());
-        holder[0] = l;
+        l.serverChannel = f.channel();
+        l.endpoint = real;
         listeners.put(real, l);
         return real;
     }
@@ -149,11 +149,11 @@ final class SocketEndpoints {
         ZmtpConfig config = options.zmtpConfig(socket.type);
         Pipe pipe = new Pipe(socket, true, endpoint,
                 options.value(ZmtpSocketOption.SNDHWM), options.value(ZmtpSocketOption.RCVHWM));
-        Connector c = new Connector(transport, ep, socket.context.group().next(),
+        Connector c = new Connector(transport, ep, transport.connectLoop(socket.context.group()),
                 onHandshake -> new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        initPipeline(ch, pipe, config, onHandshake);
+                        initPipeline(ch, transport, pipe, config, onHandshake);
                     }
                 },
                 options.value(ZmtpSocketOption.RECONNECT_IVL), options.value(ZmtpSocketOption.RECONNECT_IVL_MAX));
@@ -190,6 +190,8 @@ final class SocketEndpoints {
      */
     List<Connector> stopListening() {
         for (Listener l : listeners.values()) {
+            // Not awaited here, under the socket's lock and maybe on an I/O thread: close awaits it at its end
+            // (awaitListenersClosed), so the address (a port, a path, an inproc name) is free once close returns.
             l.serverChannel.close();
         }
         List<Connector> stopping = new ArrayList<>();

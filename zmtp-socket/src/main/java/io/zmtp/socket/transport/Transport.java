@@ -2,14 +2,19 @@ package io.zmtp.socket.transport;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.zmtp.codec.ZmtpConfig;
+import io.zmtp.codec.ZmtpHandshakeHandler;
 
 /**
  * Builds channels for one endpoint scheme. Transports differ only in channel class and address; the pipeline
  * ({@code ZmtpHandshakeHandler} then the socket's handler) is the same and comes in as an initializer: tcp
- * ({@link TcpTransport}) and ipc ({@link IpcTransport}, Unix domain sockets) so far; inproc (Netty
- * {@code LocalChannel}) plugs in the same way, one more transport given to the context.
+ * ({@link TcpTransport}) and ipc ({@link IpcTransport}, Unix domain sockets), except that inproc
+ * ({@link InprocTransport}, Netty {@code LocalChannel}) passes message objects and replaces the handshake
+ * ({@link #handshakeHandler}).
  */
 public interface Transport {
     /** The endpoint scheme, e.g. {@code tcp}. */
@@ -28,6 +33,19 @@ public interface Transport {
      * in every reconnection attempt. Throws {@link IllegalArgumentException}; does no I/O (no name lookup).
      */
     default void checkConnectAddress(Endpoint endpoint) {
+    }
+
+    /**
+     * The handler that starts a connection's pipeline and fires {@code ZmtpHandshakeSuccessEvent}: the ZMTP handshake
+     * for transports that carry bytes.
+     */
+    default ChannelHandler handshakeHandler(ZmtpConfig config) {
+        return new ZmtpHandshakeHandler(config);
+    }
+
+    /** The loop a connector of this transport runs on: one of the context's, unless its channels need others. */
+    default EventLoop connectLoop(EventLoopGroup contextGroup) {
+        return contextGroup.next();
     }
 
     /** Starts one connection attempt on {@code loop}. */

@@ -40,13 +40,18 @@ import java.util.concurrent.atomic.LongAdder;
  * (memory stays bounded), a PULL server counts whole messages; a line per second of the receive rate.
  */
 @Command(name = "throughput", mixinStandardHelpOptions = true,
-        description = "PUSH -> PULL over tcp://127.0.0.1 in one JVM (codec only, or --socket), a line per second.")
+        description = "PUSH -> PULL over tcp://127.0.0.1 in one JVM (codec only, or --socket, over tcp or inproc), "
+                + "a line per second.")
 public final class ThroughputBench implements Callable<Integer> {
     @Mixin
     BenchOptions options;
 
     @Option(names = "--socket", description = "Run on zmtp-socket's ZmtpSocket instead of a bare codec pipeline.")
     boolean socket;
+
+    @Option(names = "--transport", defaultValue = "tcp", description = "With --socket: tcp (two contexts, as two "
+            + "processes would have) or inproc (one context; messages pass by reference) (default: ${DEFAULT-VALUE}).")
+    String transport;
 
     @Option(names = "--batching", defaultValue = "on", arity = "1", description = "Codec only: on, flush once per "
             + "burst; off, flush every message (default: ${DEFAULT-VALUE}).")
@@ -59,6 +64,9 @@ public final class ThroughputBench implements Callable<Integer> {
             if (!BenchOptions.batching(batching) && socket) {
                 throw new IllegalArgumentException("--batching off: the socket layer decides when to flush");
             }
+            if (!"tcp".equals(transport) && !("inproc".equals(transport) && socket)) {
+                throw new IllegalArgumentException("--transport: tcp, or inproc with --socket (got " + transport + ")");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("zmtp bench throughput: " + e.getMessage());
             return 2;
@@ -68,16 +76,18 @@ public final class ThroughputBench implements Callable<Integer> {
 
     /**
      * The same over zmtp-socket: a PUSH and a PULL in contexts of their own (one I/O thread each, as two processes
-     * would have), an application thread sending and one receiving.
+     * would have), an application thread sending and one receiving. Over inproc both are in one context, since
+     * inproc names belong to a context.
      */
     private int runSockets() throws Exception {
         LongAdder received = new LongAdder();
+        boolean inproc = "inproc".equals(transport);
         try (ZmtpContext pullContext = options.context.newContext();
-             ZmtpContext pushContext = options.context.newContext();
+             ZmtpContext pushContext = inproc ? pullContext : options.context.newContext();
              ZmtpSocket pull = pullContext.socket(ZmtpSocketType.PULL);
              ZmtpSocket push = pushContext.socket(ZmtpSocketType.PUSH)) {
             push.setOption(ZmtpSocketOption.LINGER, 0);
-            String endpoint = pull.bind("tcp://127.0.0.1:*");
+            String endpoint = pull.bind(inproc ? "inproc://bench-throughput" : "tcp://127.0.0.1:*");
             push.connect(endpoint);
             AtomicBoolean running = new AtomicBoolean(true);
             ByteBuf payload = Payload.shared(options.size);
@@ -103,7 +113,8 @@ public final class ThroughputBench implements Callable<Integer> {
             receiver.start();
             System.out.printf("zmtp bench throughput: PUSH -> PULL over %s, %d x %d B frames per message, %s, "
                             + "socket layer, %d s%n", endpoint, options.frames, options.size,
-                    pushContext.isNativeTransport() ? "epoll" : "nio", options.durationSeconds);
+                    inproc ? "local channels" : pushContext.isNativeTransport() ? "epoll" : "nio",
+                    options.durationSeconds);
             printRates(received);
             running.set(false);
             sender.join();

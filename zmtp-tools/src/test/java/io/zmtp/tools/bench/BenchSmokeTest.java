@@ -16,6 +16,7 @@ class BenchSmokeTest {
     @CsvSource(delimiter = ';', value = {
         "throughput --duration 1; codec only; average: ",
         "throughput --socket --duration 1; socket layer; average: ",
+        "throughput --socket --transport inproc --duration 1; over inproc://; average: ",
         "reqrep --duration 1 --inflight 10 --clients 2; 2 DEALER -> ROUTER; average: ",
         "custom-codec --duration 1 --inflight 10; custom codec (application objects); average: ",
         "custom-codec --duration 1 --inflight 10 --zmtp-message --no-native-transport; , nio, ; average: "})

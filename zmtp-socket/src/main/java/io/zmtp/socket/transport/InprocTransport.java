@@ -1,0 +1,276 @@
+package io.zmtp.socket.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufHolder;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.MessageSizeEstimator;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.local.LocalAddress;
+import io.netty.channel.local.LocalChannel;
+import io.netty.channel.local.LocalIoHandle;
+import io.netty.channel.local.LocalIoHandler;
+import io.netty.channel.local.LocalServerChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.zmtp.codec.ZmtpConfig;
+import io.zmtp.codec.ZmtpMessage;
+
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code inproc://name}: sockets of one context, connected by Netty {@code LocalChannel}s whose pipelines carry
+ * {@link ZmtpMessage} and {@code ZmtpCommand} objects as they are. No ZMTP encoding and no copy: a message written
+ * by one socket is the object the other receives. {@link InprocHandler} replaces the ZMTP handshake and bounds the
+ * messages in flight, so HWMs and back-pressure behave as over tcp.
+ *
+ * <p>Names belong to the context: Netty's registry of local addresses is JVM-wide, so each context prefixes its
+ * names with an id of its own. A connection to a name nobody has bound yet waits, registered, for the bind, and
+ * connects the moment it happens (the connector's RECONNECT_IVL only comes in after a failure or a lost
+ * connection).
+ *
+ * <p>Netty's NIO and epoll loops can't register a {@code LocalChannel} (their {@code IoHandler}s take only their own
+ * handles), so unless the context's loops can, inproc gets one thread of its own, started on first use and stopped
+ * by {@link #close}.
+ */
+public final class InprocTransport implements Transport {
+    private static final AtomicLong CONTEXTS = new AtomicLong();
+
+    /**
+     * Counts a message's content as its size in the outbound buffer: Netty's default estimator counts 0 for objects
+     * that aren't buffers, so a channel's write-buffer water marks would bound nothing.
+     */
+    static final MessageSizeEstimator SIZES = () -> msg -> {
+        if (msg instanceof ZmtpMessage) {
+            ZmtpMessage m = (ZmtpMessage) msg;
+            return m.isAccessible() ? (int) Math.min(Integer.MAX_VALUE, m.contentLength()) : 0;
+        }
+        if (msg instanceof ByteBufHolder) {
+            return ((ByteBufHolder) msg).content().readableBytes();
+        }
+        if (msg instanceof ByteBuf) {
+            return ((ByteBuf) msg).readableBytes();
+        }
+        return 0;
+    };
+
+    private final EventLoopGroup contextGroup;
+    private final String prefix = "zmtp-inproc-" + CONTEXTS.incrementAndGet() + "/";
+    private final Object lock = new Object();
+    // under lock
+    private EventLoopGroup group;
+    private boolean ownGroup;
+    private boolean closed;
+    /** Names bound or being bound; the value is null while the bind is under way. */
+    private final Map<String, Channel> bound = new HashMap<>();
+    /** Connections waiting for a name to be bound. */
+    private final Map<String, List<Waiting>> waiting = new HashMap<>();
+
+    private static final class Waiting {
+        final Channel channel;
+        final ChannelPromise promise;
+
+        Waiting(Channel channel, ChannelPromise promise) {
+            this.channel = channel;
+            this.promise = promise;
+        }
+    }
+
+    /** @param contextGroup the context's loops, used for inproc too if they can register local channels */
+    public InprocTransport(EventLoopGroup contextGroup) {
+        this.contextGroup = contextGroup;
+    }
+
+    @Override
+    public String scheme() {
+        return "inproc";
+    }
+
+    private EventLoopGroup group() {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("inproc transport is closed");
+            }
+            if (group == null) {
+                EventLoop l = contextGroup.next();
+                if (l instanceof IoEventLoop && ((IoEventLoop) l).isCompatible(LocalIoHandle.class)) {
+                    group = contextGroup;
+                } else {
+                    group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("zmq-inproc", true),
+                            LocalIoHandler.newFactory());
+                    ownGroup = true;
+                }
+            }
+            return group;
+        }
+    }
+
+    private static String name(Endpoint endpoint) {
+        String name = endpoint.address();
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("inproc name: empty (expected: inproc://name)");
+        }
+        return name;
+    }
+
+    private LocalAddress address(String name) {
+        return new LocalAddress(prefix + name);
+    }
+
+    /** Whether {@code name} is bound by a listener that is open (a closed one may not have been forgotten yet). */
+    private boolean isBound(String name) {
+        Channel ch = bound.get(name);
+        return ch != null && ch.isOpen();
+    }
+
+    @Override
+    public ChannelFuture bind(Endpoint endpoint, ChannelInitializer<Channel> childInitializer) {
+        String name = name(endpoint);
+        EventLoopGroup g = group();
+        synchronized (lock) {
+            if (bound.containsKey(name) && (bound.get(name) == null || isBound(name))) {
+                throw new IllegalArgumentException("inproc://" + name + " is already bound");
+            }
+            // Reserved before binding, outside the lock: the bind completes on the loop, whose listeners take it.
+            bound.put(name, null);
+        }
+        ChannelFuture f = new ServerBootstrap()
+                .group(g)
+                .channel(LocalServerChannel.class)
+                .childOption(ChannelOption.MESSAGE_SIZE_ESTIMATOR, SIZES)
+                .childHandler(childInitializer)
+                .bind(address(name));
+        f.addListener(done -> {
+            Channel server = f.channel();
+            List<Waiting> ready;
+            synchronized (lock) {
+                if (!done.isSuccess()) {
+                    bound.remove(name, null);
+                    return;
+                }
+                bound.put(name, server);
+                ready = waiting.remove(name);
+            }
+            server.closeFuture().addListener(x -> {
+                synchronized (lock) {
+                    bound.remove(name, server);
+                }
+            });
+            if (ready != null) {
+                for (Waiting w : ready) {
+                    connectNow(w.channel, name, w.promise);
+                }
+            }
+        });
+        return f;
+    }
+
+    @Override
+    public void checkConnectAddress(Endpoint endpoint) {
+        name(endpoint);
+    }
+
+    @Override
+    public EventLoop connectLoop(EventLoopGroup contextGroup) {
+        return group().next();
+    }
+
+    @Override
+    public ChannelHandler handshakeHandler(ZmtpConfig config) {
+        return new InprocHandler(config);
+    }
+
+    /**
+     * Registers the channel (which sets up its pipeline), then connects at once if the name is bound, or else when
+     * it is. The returned promise completes with the connection.
+     */
+    @Override
+    public ChannelFuture connect(Endpoint endpoint, EventLoop loop, ChannelInitializer<Channel> initializer) {
+        String name = name(endpoint);
+        ChannelFuture registered = new Bootstrap()
+                .group(loop)
+                .channel(LocalChannel.class)
+                .option(ChannelOption.MESSAGE_SIZE_ESTIMATOR, SIZES)
+                .handler(initializer)
+                .register();
+        Channel ch = registered.channel();
+        ChannelPromise promise = ch.newPromise();
+        registered.addListener(r -> {
+            if (!r.isSuccess()) {
+                promise.tryFailure(r.cause());
+                return;
+            }
+            boolean now;
+            synchronized (lock) {
+                now = isBound(name);
+                if (!now) {
+                    waiting.computeIfAbsent(name, k -> new ArrayList<>()).add(new Waiting(ch, promise));
+                }
+            }
+            if (now) {
+                connectNow(ch, name, promise);
+            }
+        });
+        // A connector stopped while waiting closes the channel: forget it, and let the connector see the failure.
+        ch.closeFuture().addListener(x -> {
+            synchronized (lock) {
+                List<Waiting> ws = waiting.get(name);
+                if (ws != null) {
+                    ws.removeIf(w -> w.channel == ch);
+                    if (ws.isEmpty()) {
+                        waiting.remove(name);
+                    }
+                }
+            }
+            promise.tryFailure(new ClosedChannelException());
+        });
+        return promise;
+    }
+
+    private void connectNow(Channel ch, String name, ChannelPromise promise) {
+        ch.connect(address(name)).addListener(c -> {
+            if (c.isSuccess()) {
+                promise.trySuccess();
+            } else {
+                promise.tryFailure(c.cause());
+            }
+        });
+    }
+
+    @Override
+    public String boundEndpoint(Endpoint requested, Channel serverChannel) {
+        return "inproc://" + requested.address();
+    }
+
+    @Override
+    public boolean namesListener(Endpoint endpoint, Channel serverChannel) {
+        // A name has one form only; unbind already matched the strings bind was given and returned.
+        return false;
+    }
+
+    /** Stops inproc's own thread, if it started one; the context's sockets are closed by then. */
+    public void close() {
+        EventLoopGroup g;
+        synchronized (lock) {
+            closed = true;
+            g = ownGroup ? group : null;
+        }
+        if (g != null) {
+            g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        }
+    }
+}
