@@ -78,6 +78,8 @@ public final class Pipe {
     private final AtomicInteger outCount = new AtomicInteger();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::runScheduledDrain;
+    /** How many drained messages are given back to SNDHWM at once. */
+    private static final int DRAIN_COUNT_BATCH = 32;
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong sent = new AtomicLong();
@@ -444,10 +446,17 @@ public final class Pipe {
             return;
         }
         int taken = 0;
+        int uncounted = 0;
         int written = 0;
         Object m;
         while (ch.isWritable() && (m = out.poll()) != null) {
             taken++;
+            // The counter is what senders check for room: update it every few messages, not once per message (an
+            // atomic each) nor only at the end (a sender at SNDHWM would wait for the whole drain).
+            if (++uncounted == DRAIN_COUNT_BATCH) {
+                outCount.addAndGet(-uncounted);
+                uncounted = 0;
+            }
             if (m instanceof ForConnection) {
                 ForConnection f = (ForConnection) m;
                 if (f.channel != ch) {
@@ -460,9 +469,8 @@ public final class Pipe {
             ch.write(m, ch.voidPromise());
             written++;
         }
-        if (taken > 0) {
-            // One atomic update per drain, not per message; senders waiting for room are woken just below.
-            outCount.addAndGet(-taken);
+        if (uncounted > 0) {
+            outCount.addAndGet(-uncounted);
         }
         if (written > 0) {
             sent.addAndGet(written);
