@@ -4,10 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -34,22 +33,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Every socket pair over inproc://, the order of bind and connect, names, HWM and back-pressure, leaks. */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class InprocIT {
-    private ZmtpContext ctx;
-
-    @BeforeEach
-    void setUp() {
-        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        ctx.close();
-    }
+    @RegisterExtension
+    final SocketsExtension sockets = new SocketsExtension(2000, 1000);
 
     private ZmtpSocket socket(ZmtpSocketType type) {
-        ZmtpSocket s = ctx.socket(type);
-        s.setOption(ZmtpSocketOption.LINGER, 1000);
-        return s;
+        return sockets.socket(type);
     }
 
     /** {@code a} binds {@code inproc://name}, {@code b} connects to it. */

@@ -2,10 +2,9 @@ package io.zmtp.socket;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,22 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** PUB/SUB and XPUB/XSUB over tcp: filtering, fan-out, subscription reporting, HWM. */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class PubSubIT {
-    private ZmtpContext ctx;
-
-    @BeforeEach
-    void setUp() {
-        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        ctx.close();
-    }
+    @RegisterExtension
+    final SocketsExtension sockets = new SocketsExtension(2000, 1000);
 
     private ZmtpSocket socket(ZmtpSocketType type) {
-        ZmtpSocket s = ctx.socket(type);
-        s.setOption(ZmtpSocketOption.LINGER, 1000);
-        return s;
+        return sockets.socket(type);
     }
 
     @Test

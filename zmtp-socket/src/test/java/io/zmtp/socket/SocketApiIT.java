@@ -2,10 +2,9 @@ package io.zmtp.socket;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -33,22 +32,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class SocketApiIT {
-    private ZmtpContext ctx;
-
-    @BeforeEach
-    void setUp() {
-        ctx = ZmtpContext.builder().lingerCapMillis(2000).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        ctx.close();
-    }
+    @RegisterExtension
+    final SocketsExtension sockets = new SocketsExtension(2000, 1000);
 
     private ZmtpSocket socket(ZmtpSocketType type) {
-        ZmtpSocket s = ctx.socket(type);
-        s.setOption(ZmtpSocketOption.LINGER, 1000);
-        return s;
+        return sockets.socket(type);
     }
 
     /** Whether nothing listens on {@code endpoint} any more: binding it again succeeds only then. */

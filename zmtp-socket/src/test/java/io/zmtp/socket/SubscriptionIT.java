@@ -7,10 +7,9 @@ import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.SocketTestSupport.RawPeer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -25,22 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Subscriptions between our sockets and a bare-codec peer that shows exactly what crosses the wire. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SubscriptionIT {
-    private ZmtpContext ctx;
-
-    @BeforeEach
-    void setUp() {
-        ctx = ZmtpContext.builder().lingerCapMillis(1000).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        ctx.close();
-    }
+    @RegisterExtension
+    final SocketsExtension sockets = new SocketsExtension(1000, 0);
 
     private ZmtpSocket socket(ZmtpSocketType type) {
-        ZmtpSocket s = ctx.socket(type);
-        s.setOption(ZmtpSocketOption.LINGER, 0);
-        return s;
+        return sockets.socket(type);
     }
 
     @Test

@@ -70,4 +70,27 @@ public final class ProgressPrinter {
         t.start();
         return t;
     }
+
+    /**
+     * Prints a line a second for {@code seconds} seconds with the request rate and that second's average latency, then
+     * the averages over the run: the output of the request/reply benchmarks.
+     */
+    public static void printRequestRates(PrintStream out, int seconds, LongAdder replies, LongAdder latencyNanos)
+            throws InterruptedException {
+        ProgressPrinter printer = new ProgressPrinter(out, replies);
+        long[] last = new long[2];
+        long sum = 0;
+        for (int s = 0; s < seconds; s++) {
+            sum += printer.awaitAndPrint(rate -> {
+                long n = replies.sum();
+                long ns = latencyNanos.sum();
+                double avg = n == last[0] ? 0 : (ns - last[1]) / 1000.0 / (n - last[0]);
+                last[0] = n;
+                last[1] = ns;
+                return String.format("    average latency: %,.1f us", avg);
+            });
+        }
+        out.printf("average: %,d requests/s over %d s; average latency: %,.1f us%n", sum / seconds, seconds,
+                replies.sum() == 0 ? 0.0 : latencyNanos.sum() / 1000.0 / replies.sum());
+    }
 }

@@ -8,10 +8,16 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.Future;
 import io.zmtp.tools.ContextOptions;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The codec-only benchmarks are the codec in a plain Netty application, which picks its own event loops and channel
@@ -39,5 +45,20 @@ final class CodecBootstrap {
 
     String transportName() {
         return epoll ? "epoll" : "nio";
+    }
+
+    /**
+     * Stops a codec benchmark's loops, after closing what was accepted: a loop that stops with a connection still
+     * open never releases that connection's read buffer. Waits for the loops to stop.
+     */
+    static void shutdown(ChannelGroup accepted, EventLoopGroup... groups) {
+        accepted.close().awaitUninterruptibly();
+        List<Future<?>> done = new ArrayList<>();
+        for (EventLoopGroup g : groups) {
+            done.add(g.shutdownGracefully(0, 2, TimeUnit.SECONDS));
+        }
+        for (Future<?> f : done) {
+            f.awaitUninterruptibly(10, TimeUnit.SECONDS);
+        }
     }
 }

@@ -12,7 +12,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpFrameSink;
@@ -31,7 +30,6 @@ import picocli.CommandLine.Option;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -119,33 +117,12 @@ public final class CustomCodecBench implements Callable<Integer> {
                             + "%d in flight, %s, batching %s, %s, codec only, %d s%n", server.localAddress(),
                     options.frames, options.size, inflight, t.transportName(), batching ? "on" : "off",
                     customCodec ? "custom codec (application objects)" : "ZmtpMessage", options.durationSeconds);
-            ProgressPrinter printer = new ProgressPrinter(System.out, replies);
-            long[] last = new long[2];
-            long sum = 0;
-            for (int s = 0; s < options.durationSeconds; s++) {
-                sum += printer.awaitAndPrint(rate -> {
-                    long n = replies.sum();
-                    long ns = latencyNanos.sum();
-                    double avg = n == last[0] ? 0 : (ns - last[1]) / 1000.0 / (n - last[0]);
-                    last[0] = n;
-                    last[1] = ns;
-                    return String.format("    average latency: %,.1f us", avg);
-                });
-            }
-            System.out.printf("average: %,d requests/s over %d s; average latency: %,.1f us%n",
-                    sum / options.durationSeconds, options.durationSeconds,
-                    replies.sum() == 0 ? 0.0 : latencyNanos.sum() / 1000.0 / replies.sum());
+            ProgressPrinter.printRequestRates(System.out, options.durationSeconds, replies, latencyNanos);
             client.close().sync();
             server.close().sync();
-            // Close what was accepted and let every close run before the loops stop: a loop that stops with a
-            // connection open never releases that connection's read buffer.
-            accepted.close().awaitUninterruptibly();
             return 0;
         } finally {
-            Future<?> clientDone = clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-            Future<?> serverDone = serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-            clientDone.awaitUninterruptibly(10, TimeUnit.SECONDS);
-            serverDone.awaitUninterruptibly(10, TimeUnit.SECONDS);
+            CodecBootstrap.shutdown(accepted, clientGroup, serverGroup);
         }
     }
 

@@ -137,21 +137,6 @@ public final class ReqRepBench implements Callable<Integer> {
     }
 
     private void printRates(LongAdder replies, LongAdder latencyNanos) throws InterruptedException {
-        ProgressPrinter printer = new ProgressPrinter(System.out, replies);
-        long[] last = new long[2];
-        long sum = 0;
-        for (int s = 0; s < options.durationSeconds; s++) {
-            sum += printer.awaitAndPrint(rate -> {
-                long n = replies.sum();
-                long ns = latencyNanos.sum();
-                double avg = n == last[0] ? 0 : (ns - last[1]) / 1000.0 / (n - last[0]);
-                last[0] = n;
-                last[1] = ns;
-                return String.format("    average latency: %,.1f us", avg);
-            });
-        }
-        System.out.printf("average: %,d requests/s over %d s; average latency: %,.1f us%n",
-                sum / options.durationSeconds, options.durationSeconds,
-                replies.sum() == 0 ? 0.0 : latencyNanos.sum() / 1000.0 / replies.sum());
+        ProgressPrinter.printRequestRates(System.out, options.durationSeconds, replies, latencyNanos);
     }
 }

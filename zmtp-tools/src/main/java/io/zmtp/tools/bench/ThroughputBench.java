@@ -11,7 +11,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zmtp.codec.ZmtpBatchFlusher;
 import io.zmtp.codec.ZmtpConfig;
@@ -20,8 +19,8 @@ import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
-import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.ZmtpSocket;
+import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.tools.Payload;
 import io.zmtp.tools.ProgressPrinter;
 import picocli.CommandLine.Command;
@@ -31,7 +30,6 @@ import picocli.CommandLine.Option;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -167,15 +165,9 @@ public final class ThroughputBench implements Callable<Integer> {
             printRates(received);
             client.close().sync();
             server.close().sync();
-            // Close what was accepted and let every close run before the loops stop: a loop that stops with a
-            // connection open never releases that connection's read buffer.
-            accepted.close().awaitUninterruptibly();
             return 0;
         } finally {
-            Future<?> clientDone = clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-            Future<?> serverDone = serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-            clientDone.awaitUninterruptibly(10, TimeUnit.SECONDS);
-            serverDone.awaitUninterruptibly(10, TimeUnit.SECONDS);
+            CodecBootstrap.shutdown(accepted, clientGroup, serverGroup);
         }
     }
 
