@@ -16,7 +16,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -34,7 +33,6 @@ import static io.zmtp.socket.SocketTestSupport.b;
 import static io.zmtp.socket.SocketTestSupport.recv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * ipc:// (Unix domain sockets) between our own sockets, each test on epoll's domain socket channels and on NIO's:
@@ -43,9 +41,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class IpcIT {
-    private static final boolean LINUX =
-            System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
-
     @TempDir
     Path dir;
     private ZmtpContext ctx;
@@ -55,7 +50,6 @@ class IpcIT {
         boolean epoll = "epoll".equals(io);
         ctx = ZmtpContext.builder().nativeTransport(epoll).lingerCapMillis(2000).build();
         if (epoll) {
-            assumeTrue(LINUX, "epoll is Linux only");
             assertThat(ctx.isNativeTransport()).as("epoll available on Linux").isTrue();
         } else {
             assertThat(ctx.isNativeTransport()).isFalse();

@@ -471,7 +471,7 @@ public abstract class SocketBase implements PipeListener {
 
     /** The next message, or null. Lock held. */
     ZmtpMessage receiveLocked() {
-        processEvents();
+        // Callers have applied the pipe events already (and a REQ/REP hasIn() just answered for this state).
         ZmtpMessage m = prefetched;
         if (m != null) {
             prefetched = null;
