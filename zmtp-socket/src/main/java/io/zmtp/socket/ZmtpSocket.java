@@ -6,10 +6,13 @@ import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.internal.ConnectionEvent;
+import io.zmtp.socket.internal.Peer;
+import io.zmtp.socket.internal.Pipe;
 import io.zmtp.socket.internal.SocketBase;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -265,7 +268,10 @@ public final class ZmtpSocket implements AutoCloseable {
         return impl.getOption(option);
     }
 
-    /** Messages dropped so far because a peer was at its HWM or unroutable (PUB, XPUB, XSUB, ROUTER). */
+    /**
+     * Messages dropped so far: at a peer's HWM under a dropping overflow policy (PUB, XPUB, XSUB and ROUTER by
+     * default), unroutable (ROUTER), cleared ({@link #clearOutgoing()}), or queued for a peer that went away.
+     */
     public long droppedCount() {
         return impl.droppedCount();
     }
@@ -310,6 +316,97 @@ public final class ZmtpSocket implements AutoCloseable {
         if (rest != null) {
             rest.release();
         }
+    }
+
+    // ---- peers and queues
+
+    /**
+     * A snapshot of this socket's peers: the endpoints it connects to (whatever their connection's state) and the
+     * connections it accepted whose handshake completed, each with its {@link ZmtpPeer#state()}. Empty once closed.
+     */
+    public List<ZmtpPeer> peers() {
+        return List.copyOf(impl.peers());
+    }
+
+    /**
+     * The peer the message last returned by a receive on this socket came from; null before any, or when it came
+     * from no one peer (an XPUB's subscription messages). Costs nothing when not called: the socket keeps a
+     * reference, and no object is made per message. It answers for the latest receive: call it on the thread that
+     * received (or one that the receive's completion happened before) and before receiving again, as with
+     * libzmq's {@code ZMQ_RCVMORE}.
+     */
+    public ZmtpPeer lastPeer() {
+        return impl.lastPeer();
+    }
+
+    /**
+     * ROUTER (and STREAM): sends {@code msg} (without its routing-id frame) to {@code peer}, as if its routing id
+     * were the first frame. Takes ownership of {@code msg}. Throws {@link ZmtpSocketException.HostUnreachable} when
+     * the peer has no routing id on this socket (gone, or refused for a duplicate id) and ROUTER_MANDATORY is set;
+     * otherwise such a message is dropped, as for an unknown routing id.
+     */
+    public void send(ZmtpPeer peer, ZmtpMessage msg) {
+        Objects.requireNonNull(msg, "msg");
+        impl.send(withRoutingId(peer, msg), -1);
+    }
+
+    /** As {@link #send(ZmtpPeer, ZmtpMessage)}, waiting at most {@code timeout}; false if it timed out. */
+    public boolean send(ZmtpPeer peer, ZmtpMessage msg, Duration timeout) {
+        Objects.requireNonNull(msg, "msg");
+        return impl.send(withRoutingId(peer, msg), timeout.toNanos());
+    }
+
+    private ZmtpMessage withRoutingId(ZmtpPeer peer, ZmtpMessage msg) {
+        Objects.requireNonNull(peer, "peer");
+        ZmtpSocketType t = impl.type();
+        if (t != ZmtpSocketType.ROUTER) {
+            msg.release();
+            throw new ZmtpSocketException.IllegalState(t + " can't send to a peer (ROUTER and STREAM can)");
+        }
+        byte[] id = peer.routingId();
+        if (!(peer instanceof Peer) || !impl.owns((Peer) peer) || id == null) {
+            // An id no peer has: routed as any unknown id (dropped, or HostUnreachable with ROUTER_MANDATORY).
+            id = new byte[] {0};
+        }
+        return msg.addFirst(Unpooled.wrappedBuffer(id));
+    }
+
+    /** Messages queued for all peers and not yet written to their connections. */
+    public long outgoingMessages() {
+        return impl.sumOverPeers(Pipe::outDepth);
+    }
+
+    /** Bytes (frames' content) of the messages queued for all peers. */
+    public long outgoingBytes() {
+        return impl.sumOverPeers(Pipe::outBytes);
+    }
+
+    /** Messages received from all peers and not yet taken by the application. */
+    public long incomingMessages() {
+        return impl.sumOverPeers(Pipe::inDepth);
+    }
+
+    /** Bytes of the messages received from all peers and not yet taken. */
+    public long incomingBytes() {
+        return impl.sumOverPeers(Pipe::inBytes);
+    }
+
+    /** Whether any peer's outgoing queue is at SNDHWM. */
+    public boolean isOutgoingHwmReached() {
+        return impl.anyPeer(Pipe::isOutHwmReached);
+    }
+
+    /** Whether any peer's incoming queue reached RCVHWM (the socket stopped reading that peer). */
+    public boolean isIncomingHwmReached() {
+        return impl.anyPeer(Pipe::isInHwmReached);
+    }
+
+    /**
+     * Releases every message queued for every peer and not yet handed to a connection; returns how many (they count
+     * as dropped). Senders waiting for room try again.
+     */
+    public int clearOutgoing() {
+        return impl.clearOutgoing();
     }
 
     @Override

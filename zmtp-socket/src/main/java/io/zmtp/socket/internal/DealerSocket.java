@@ -42,4 +42,9 @@ public final class DealerSocket extends SocketBase {
     protected boolean xhasOut() {
         return lb.hasRoom();
     }
+
+    @Override
+    protected Pipe xlastPipe() {
+        return fq.lastPipe();
+    }
 }

@@ -59,4 +59,9 @@ public final class PairSocket extends SocketBase {
     protected boolean xhasOut() {
         return lb.hasRoom();
     }
+
+    @Override
+    protected Pipe xlastPipe() {
+        return fq.lastPipe();
+    }
 }

@@ -2,6 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.netty.channel.Channel;
 import io.netty.util.ReferenceCountUtil;
+import io.zmtp.codec.ZmtpHandshakeFailureReason;
 import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMessageBatch;
@@ -94,7 +95,7 @@ public final class Pipe {
     private final AtomicLong sent = new AtomicLong();
 
     // user side
-    private byte[] routingId;
+    private volatile byte[] routingId;
     private boolean routable;
 
     Pipe(PipeListener listener, boolean connecting, String endpoint, int sndHwm, int rcvHwm) {
@@ -220,7 +221,7 @@ public final class Pipe {
                 }
             }
         }
-        return c.next();
+        return countTaken(c.next());
     }
 
     /** Whether {@link #offer} would accept a message now. User side. */
@@ -237,6 +238,7 @@ public final class Pipe {
             return false;
         }
         out.offer(msg);
+        countQueuedOut(msg);
         scheduleDrain();
         return true;
     }
@@ -279,7 +281,7 @@ public final class Pipe {
 
     /** Counts a message dropped for this peer (PUB at HWM). */
     public void countDrop() {
-        dropped.incrementAndGet();
+        countDrops(1);
     }
 
     /** Releases both queues and closes the connection; the pipe is then dead. */
@@ -299,16 +301,21 @@ public final class Pipe {
      */
     public void discardOutput() {
         discardRequested = true;
+        int discarded = 0;
         while (discardRequested && out.tryClaim()) {
             discardRequested = false;
             try {
                 Object m;
-                while ((m = out.poll()) != null) {
+                while ((m = pollOut()) != null) {
                     release(m);
+                    discarded++;
                 }
             } finally {
                 out.unclaim();
             }
+        }
+        if (discarded > 0) {
+            countDrops(discarded);
         }
     }
 
@@ -359,6 +366,7 @@ public final class Pipe {
             return;
         }
         received.lazySet(received.get() + 1); // only the I/O thread writes it
+        inBytesQueued.lazySet(inBytesQueued.get() + msg.contentLength());
         InboundBatch f = filling;
         if (f == null) {
             filling = f = new InboundBatch(INBOUND_BATCH);
@@ -474,7 +482,7 @@ public final class Pipe {
         ZmtpMessageBatch batch = null;
         try {
             Object m;
-            while (ch.isWritable() && (m = out.poll()) != null) {
+            while (ch.isWritable() && (m = pollOut()) != null) {
                 // The count senders check for room is published every few messages, not once per message (an
                 // ordered store each) nor only at the end (a sender at SNDHWM would wait for the whole drain).
                 if (++taken % DRAIN_COUNT_BATCH == 0) {
@@ -539,10 +547,99 @@ public final class Pipe {
 
     /** Tells the socket's monitors about this pipe's connection (I/O thread). */
     void emit(ZmtpSocketEvent.Type type, Channel ch, String detail) {
+        emit(type, ch, detail, null);
+    }
+
+    void emit(ZmtpSocketEvent.Type type, Channel ch, String detail, ZmtpHandshakeFailureReason reason) {
         ZmtpHandshakeSuccessEvent h = handshake;
         boolean current = h != null && channel == ch;
         listener.pipeEvent(new ConnectionEvent(type, endpoint, ch.remoteAddress(), current ? h.version() : null,
-                current ? h.peerMetadata().socketType() : null, current ? h.peerMetadata().identity() : null, detail));
+                current ? h.peerMetadata().socketType() : null, current ? h.peerMetadata().identity() : null, detail,
+                this, reason, null, 0));
+    }
+
+    // ---- peers, queue sizes in bytes, drops (what ZmtpPeer and the socket's totals read)
+
+    /** The application's handle on this pipe: one per pipe. */
+    private final Peer peerHandle = new Peer(this);
+    /**
+     * Bytes ever queued, and ever taken, in each direction: each written by one side only (the producer under the
+     * socket lock, the I/O thread, the claimed consumer, the application under the lock), with an ordered store and
+     * no read-modify-write, and read by anyone as a difference.
+     */
+    private final AtomicLong outBytesQueued = new AtomicLong();
+    private final AtomicLong outBytesTaken = new AtomicLong();
+    private final AtomicLong inBytesQueued = new AtomicLong();
+    private final AtomicLong inBytesTaken = new AtomicLong();
+
+    Peer peer() {
+        return peerHandle;
+    }
+
+    /** The socket this pipe belongs to. */
+    SocketBase socket() {
+        return (SocketBase) listener;
+    }
+
+    /** Bytes of the messages queued for the peer (frames' content). */
+    public long outBytes() {
+        long taken = outBytesTaken.get();
+        return Math.max(0, outBytesQueued.get() - taken);
+    }
+
+    /** Bytes of the received messages not yet taken by the application. */
+    public long inBytes() {
+        long taken = inBytesTaken.get();
+        return Math.max(0, inBytesQueued.get() - taken);
+    }
+
+    public boolean isOutHwmReached() {
+        return sndHwm > 0 && out.size() >= sndHwm;
+    }
+
+    public boolean isInHwmReached() {
+        return readPaused;
+    }
+
+    public int sndHwm() {
+        return sndHwm;
+    }
+
+    /** Counts {@code n} messages dropped for this peer, and tells the socket (its total and its monitors). */
+    void countDrops(int n) {
+        dropped.addAndGet(n);
+        if (listener instanceof SocketBase) {
+            ((SocketBase) listener).messagesDropped(n);
+        }
+    }
+
+    /** Producer side: {@code queued} was just offered. */
+    private void countQueuedOut(Object queued) {
+        outBytesQueued.lazySet(outBytesQueued.get() + queuedBytes(queued));
+    }
+
+    /** The claimed consumer's poll, counting the bytes it takes. */
+    private Object pollOut() {
+        Object m = out.poll();
+        if (m != null) {
+            outBytesTaken.lazySet(outBytesTaken.get() + queuedBytes(m));
+        }
+        return m;
+    }
+
+    /** User side: {@code m} was just taken by the application (or null). */
+    private ZmtpMessage countTaken(ZmtpMessage m) {
+        if (m != null) {
+            inBytesTaken.lazySet(inBytesTaken.get() + m.contentLength());
+        }
+        return m;
+    }
+
+    private static long queuedBytes(Object queued) {
+        if (queued instanceof ZmtpMessage) {
+            return ((ZmtpMessage) queued).contentLength();
+        }
+        return 0;
     }
 
     @Override

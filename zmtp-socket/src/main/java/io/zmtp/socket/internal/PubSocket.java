@@ -134,14 +134,4 @@ public final class PubSocket extends SocketBase {
             m.release();
         }
     }
-
-    @Override
-    public long droppedCount() {
-        lock.lock();
-        try {
-            return distributor.dropped();
-        } finally {
-            lock.unlock();
-        }
-    }
 }

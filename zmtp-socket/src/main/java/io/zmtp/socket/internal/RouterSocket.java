@@ -26,7 +26,6 @@ public final class RouterSocket extends SocketBase {
     private final FairQueue fq = new FairQueue();
     private final Map<ByteBuffer, Pipe> byId = new HashMap<>();
     private int nextId = ThreadLocalRandom.current().nextInt();
-    private long dropped;
 
     public RouterSocket(SocketContext context) {
         super(context, ZmtpSocketType.ROUTER);
@@ -108,7 +107,7 @@ public final class RouterSocket extends SocketBase {
                 throw new ZmtpSocketException.HostUnreachable("no peer with routing id "
                         + ByteBufUtil.hexDump(idFrame) + " (EHOSTUNREACH)");
             }
-            dropped++;
+            countUnroutableDrop();
             msg.release();
             return true;
         }
@@ -116,7 +115,6 @@ public final class RouterSocket extends SocketBase {
             if (mandatory) {
                 return false;
             }
-            dropped++;
             p.countDrop();
             msg.release();
             return true;
@@ -132,12 +130,7 @@ public final class RouterSocket extends SocketBase {
     }
 
     @Override
-    public long droppedCount() {
-        lock.lock();
-        try {
-            return dropped;
-        } finally {
-            lock.unlock();
-        }
+    protected Pipe xlastPipe() {
+        return fq.lastPipe();
     }
 }

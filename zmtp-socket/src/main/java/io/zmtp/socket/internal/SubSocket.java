@@ -141,4 +141,9 @@ public final class SubSocket extends SocketBase {
             lock.unlock();
         }
     }
+
+    @Override
+    protected Pipe xlastPipe() {
+        return fq.lastPipe();
+    }
 }
