@@ -237,8 +237,9 @@ public final class Pipe {
         if (!hasRoom()) {
             return false;
         }
-        out.offer(msg);
+        // Counted before it is published: once queued, the drain may take it and the encoder consume it.
         countQueuedOut(msg);
+        out.offer(msg);
         scheduleDrain();
         return true;
     }
