@@ -37,6 +37,18 @@ public class ZmtpSocketException extends RuntimeException {
         }
     }
 
+    /**
+     * A send found the peer's queue at SNDHWM under the {@link ZmtpOverflowPolicy#FAIL} policy (libzmq's EAGAIN,
+     * as an exception because the caller asked not to wait).
+     */
+    public static class QueueFull extends ZmtpSocketException {
+        private static final long serialVersionUID = 1L;
+
+        public QueueFull(String message) {
+            super(message);
+        }
+    }
+
     /** The socket or its context is closed (libzmq ETERM / ENOTSOCK). */
     public static class Closed extends ZmtpSocketException {
         private static final long serialVersionUID = 1L;

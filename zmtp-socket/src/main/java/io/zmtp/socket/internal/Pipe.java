@@ -643,6 +643,47 @@ public final class Pipe {
         return 0;
     }
 
+    // ---- overflow: DROP_OLDEST
+
+    /**
+     * Queues {@code msg} in place of the oldest queued message when the pipe is at SNDHWM (DROP_OLDEST). User side,
+     * under the socket lock (the producer). The producer takes the consumer role for one poll ({@code tryClaim}):
+     * if the drain holds it, the drain is moving messages out and room is coming, so this looks once more and
+     * otherwise gives up (false: the caller drops {@code msg} instead). Only an application message is evicted,
+     * never a subscription or other command. Returns true if the pipe took {@code msg}.
+     */
+    boolean offerReplacingOldest(Object msg) {
+        if (state == State.TERMINATED) {
+            return false;
+        }
+        if (!out.producerBelow(sndHwm) && out.tryClaim()) {
+            Object oldest = null;
+            try {
+                Object head = out.peek();
+                if (head instanceof ZmtpMessage) {
+                    oldest = pollOut();
+                }
+            } finally {
+                out.unclaim();
+            }
+            if (discardRequested) {
+                discardOutput();
+            }
+            if (oldest != null) {
+                release(oldest);
+                countDrop();
+            }
+        }
+        if (!out.producerBelow(sndHwm)) {
+            return false;
+        }
+        countQueuedOut(msg);
+        out.offer(msg);
+        // A drain that found the queue claimed by this has left: schedule one for what is queued.
+        scheduleDrain();
+        return true;
+    }
+
     @Override
     public String toString() {
         return "Pipe{" + id + ", " + state + ", " + (connecting ? "connect " : "accepted ") + endpoint

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmtpOverflowPolicy;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 
@@ -112,12 +113,12 @@ public final class RouterSocket extends SocketBase {
             return true;
         }
         if (!p.hasRoom()) {
-            if (mandatory) {
+            ZmtpOverflowPolicy policy = overflowPolicy();
+            if (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL) {
                 return false;
             }
-            p.countDrop();
-            msg.release();
-            return true;
+            msg.removeFirst().release();
+            return overflow(msg, p);
         }
         msg.removeFirst().release();
         p.offer(msg);
@@ -132,5 +133,10 @@ public final class RouterSocket extends SocketBase {
     @Override
     protected Pipe xlastPipe() {
         return fq.lastPipe();
+    }
+
+    @Override
+    protected ZmtpOverflowPolicy xdefaultOverflow() {
+        return option(ZmtpSocketOption.ROUTER_MANDATORY) ? ZmtpOverflowPolicy.BLOCK : ZmtpOverflowPolicy.DROP_NEWEST;
     }
 }

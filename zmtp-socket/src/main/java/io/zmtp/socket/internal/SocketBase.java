@@ -6,6 +6,7 @@ import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmtpOverflowPolicy;
 import io.zmtp.socket.ZmtpSocketEvent;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
@@ -387,6 +388,9 @@ public abstract class SocketBase implements PipeListener {
                 if (timeoutNanos == 0) {
                     return false;
                 }
+                if (overflowPolicy() == ZmtpOverflowPolicy.FAIL) {
+                    throw queueFull();
+                }
                 if (!waited) {
                     deadline = deadline(timeoutNanos);
                     waited = true;
@@ -657,6 +661,43 @@ public abstract class SocketBase implements PipeListener {
             }
         }
         return live;
+    }
+
+    /** The overflow policy in force: the OVERFLOW option, or the type's default. */
+    protected final ZmtpOverflowPolicy overflowPolicy() {
+        ZmtpOverflowPolicy p = option(ZmtpSocketOption.OVERFLOW);
+        return p == ZmtpOverflowPolicy.DEFAULT ? xdefaultOverflow() : p;
+    }
+
+    /** libzmq's behaviour at HWM for this type. */
+    protected ZmtpOverflowPolicy xdefaultOverflow() {
+        return ZmtpOverflowPolicy.BLOCK;
+    }
+
+    ZmtpSocketException.QueueFull queueFull() {
+        return new ZmtpSocketException.QueueFull(type + ": no peer can take the message now (SNDHWM reached)");
+    }
+
+    /**
+     * No peer had room for {@code msg}: applies the overflow policy. {@code victim} is the peer the message would
+     * have gone to (null if none). Returns true if the message was disposed of (dropped, or queued in place of the
+     * victim's oldest), the socket then owning it; false to wait or fail, the caller keeping it. Lock held.
+     */
+    protected final boolean overflow(ZmtpMessage msg, Pipe victim) {
+        ZmtpOverflowPolicy policy = overflowPolicy();
+        if (policy == ZmtpOverflowPolicy.DROP_OLDEST && victim != null && victim.offerReplacingOldest(msg)) {
+            return true;
+        }
+        if (policy == ZmtpOverflowPolicy.DROP_OLDEST || policy == ZmtpOverflowPolicy.DROP_NEWEST) {
+            if (victim != null) {
+                victim.countDrop();
+            } else {
+                countUnroutableDrop();
+            }
+            msg.release();
+            return true;
+        }
+        return false;
     }
 
     /** Whether {@code peer} is one of this socket's. */
