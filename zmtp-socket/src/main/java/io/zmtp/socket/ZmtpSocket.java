@@ -119,6 +119,22 @@ public final class ZmtpSocket implements AutoCloseable {
     }
 
     /**
+     * Sends as {@link #send(ZmtpMessage)} does (waiting for room under the BLOCK policy), and returns a stage that
+     * tells whether the message reached the wire: it completes once the message has been written to the OS (the
+     * connection's kernel buffer over tcp and ipc, the peer's socket over inproc), and fails with
+     * {@link ZmtpSocketException.NotDelivered} when it never will be: dropped by the overflow policy, unroutable,
+     * cleared, its peer gone or the socket closed first. For PUB it completes when every subscriber's copy that was
+     * queued is written. What would make {@code send} throw (closed, QueueFull under FAIL, a REQ out of turn) fails
+     * the stage instead. Takes ownership of {@code msg}.
+     *
+     * <p>Only these sends pay for tracking (a small wrapper and a promise; the message is written on its own rather
+     * than in a batch); plain sends are untouched. Completion runs on an I/O thread: don't block in it.
+     */
+    public CompletionStage<Void> sendTracked(ZmtpMessage msg) {
+        return impl.sendTracked(Objects.requireNonNull(msg, "msg"));
+    }
+
+    /**
      * Receives, blocking until a message arrives. If frames of a message are still to be taken after
      * {@link #receiveString()} or {@link #receiveBytes()}, returns a message of those frames.
      */

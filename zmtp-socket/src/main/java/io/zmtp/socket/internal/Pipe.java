@@ -237,6 +237,7 @@ public final class Pipe {
         if (!hasRoom()) {
             return false;
         }
+        msg = trackIfAsked(msg);
         // Counted before it is published: once queued, the drain may take it and the encoder consume it.
         countQueuedOut(msg);
         out.offer(msg);
@@ -510,6 +511,11 @@ public final class Pipe {
                     written += writeBatch(ch, batch);
                     batch = null;
                 }
+                if (m instanceof TrackedMessage) {
+                    ((TrackedMessage) m).writeTo(ch);
+                    written++;
+                    continue;
+                }
                 if (m instanceof ForConnection) {
                     ForConnection f = (ForConnection) m;
                     if (f.channel != ch) {
@@ -640,7 +646,24 @@ public final class Pipe {
         if (queued instanceof ZmtpMessage) {
             return ((ZmtpMessage) queued).contentLength();
         }
+        if (queued instanceof TrackedMessage) {
+            return ((TrackedMessage) queued).message().contentLength();
+        }
         return 0;
+    }
+
+    /**
+     * {@code msg} as it is queued: wrapped for a promise if the socket is in a tracked send (under its lock, as the
+     * caller is), as it is. One field read on every offer; only tracked sends allocate.
+     */
+    private Object trackIfAsked(Object msg) {
+        if (listener instanceof SocketBase && msg instanceof ZmtpMessage) {
+            DeliveryTracker t = ((SocketBase) listener).tracker;
+            if (t != null) {
+                return t.wrap((ZmtpMessage) msg);
+            }
+        }
+        return msg;
     }
 
     // ---- overflow: DROP_OLDEST
@@ -660,7 +683,7 @@ public final class Pipe {
             Object oldest = null;
             try {
                 Object head = out.peek();
-                if (head instanceof ZmtpMessage) {
+                if (head instanceof ZmtpMessage || head instanceof TrackedMessage) {
                     oldest = pollOut();
                 }
             } finally {
@@ -670,6 +693,9 @@ public final class Pipe {
                 discardOutput();
             }
             if (oldest != null) {
+                if (oldest instanceof TrackedMessage) {
+                    ((TrackedMessage) oldest).discardReason("dropped for a newer message (DROP_OLDEST)");
+                }
                 release(oldest);
                 countDrop();
             }
@@ -677,6 +703,7 @@ public final class Pipe {
         if (!out.producerBelow(sndHwm)) {
             return false;
         }
+        msg = trackIfAsked(msg);
         countQueuedOut(msg);
         out.offer(msg);
         // A drain that found the queue claimed by this has left: schedule one for what is queued.

@@ -700,6 +700,55 @@ public abstract class SocketBase implements PipeListener {
         return false;
     }
 
+    /** Under the lock, during a tracked send only: what its queued copies report to. */
+    DeliveryTracker tracker;
+
+    /**
+     * Sends as {@link #send} does with no timeout, and returns a stage completing when the message was written to
+     * the OS (every copy, for PUB), or failing when it never will be. What fails the send itself (closed, QueueFull,
+     * HostUnreachable, a wrong state) fails the stage instead of throwing. Takes ownership of {@code msg}.
+     */
+    public CompletionStage<Void> sendTracked(ZmtpMessage msg) {
+        DeliveryTracker t = new DeliveryTracker();
+        boolean owned = true;
+        try {
+            checkSendable(msg);
+            for (;;) {
+                long seq = signal.sequence();
+                lock.lock();
+                try {
+                    checkOpen();
+                    processEvents();
+                    boolean sent;
+                    tracker = t;
+                    try {
+                        sent = xsend(msg);
+                    } finally {
+                        tracker = null;
+                    }
+                    if (sent) {
+                        owned = false;
+                        t.seal();
+                        return t.future;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                if (overflowPolicy() == ZmtpOverflowPolicy.FAIL) {
+                    throw queueFull();
+                }
+                await(seq, Long.MAX_VALUE);
+            }
+        } catch (ZmtpSocketException | IllegalArgumentException e) {
+            t.failed(e);
+            return t.future;
+        } finally {
+            if (owned) {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+    }
+
     /** Whether {@code peer} is one of this socket's. */
     public boolean owns(Peer peer) {
         return peer.pipe().socket() == this;
