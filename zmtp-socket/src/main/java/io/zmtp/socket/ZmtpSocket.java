@@ -375,7 +375,7 @@ public final class ZmtpSocket implements AutoCloseable {
     private ZmtpMessage withRoutingId(ZmtpPeer peer, ZmtpMessage msg) {
         Objects.requireNonNull(peer, "peer");
         ZmtpSocketType t = impl.type();
-        if (t != ZmtpSocketType.ROUTER) {
+        if (t != ZmtpSocketType.ROUTER && t != ZmtpSocketType.STREAM) {
             msg.release();
             throw new ZmtpSocketException.IllegalState(t + " can't send to a peer (ROUTER and STREAM can)");
         }

@@ -567,6 +567,11 @@ public final class Pipe {
 
     // ---- peers, queue sizes in bytes, drops (what ZmtpPeer and the socket's totals read)
 
+    /** Whether a connection of this pipe ever completed its handshake (for STREAM: came up). */
+    boolean hasHandshaken() {
+        return handshake != null;
+    }
+
     /** The application's handle on this pipe: one per pipe. */
     private final Peer peerHandle = new Peer(this);
     /**

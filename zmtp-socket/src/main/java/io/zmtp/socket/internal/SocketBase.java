@@ -656,7 +656,7 @@ public abstract class SocketBase implements PipeListener {
         endpoints.collectPipes(all);
         List<Pipe> live = new ArrayList<>(all.size());
         for (Pipe p : all) {
-            if (!p.isTerminated() && (p.isConnecting() || p.version() != null)) {
+            if (!p.isTerminated() && (p.isConnecting() || p.hasHandshaken())) {
                 live.add(p);
             }
         }
@@ -747,6 +747,11 @@ public abstract class SocketBase implements PipeListener {
                 ReferenceCountUtil.release(msg);
             }
         }
+    }
+
+    /** STREAM: connections carry raw bytes, with no ZMTP handshake or framing. */
+    boolean xrawStream() {
+        return false;
     }
 
     /** Whether {@code peer} is one of this socket's. */

@@ -58,13 +58,15 @@ final class SocketEndpoints {
 
     private void initPipeline(Channel ch, Transport transport, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
         ch.pipeline().addLast(ConnectionMonitorHandler.NAME, new ConnectionMonitorHandler(pipe));
-        ch.pipeline().addLast("zmtp-handshake", transport.handshakeHandler(config));
+        ch.pipeline().addLast("zmtp-handshake",
+                socket.xrawStream() ? new StreamConnectionHandler() : transport.handshakeHandler(config));
         ch.pipeline().addLast("zmtp-socket",
                 new PipeHandler(pipe, socket.readsMessages(), socket.acceptsSubscriptions(), onHandshake));
     }
 
     String bind(String endpoint, SocketOptions options) {
         Endpoint ep = parse(endpoint);
+        checkRawStream(ep);
         Transport transport = socket.context.transport(ep.scheme());
         ZmtpConfig config = options.zmtpConfig(socket.type);
         int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
@@ -146,6 +148,7 @@ final class SocketEndpoints {
     /** Starts connecting to {@code endpoint}; returns the pipe that will carry the connection. */
     Pipe connect(String endpoint, SocketOptions options) {
         Endpoint ep = parse(endpoint);
+        checkRawStream(ep);
         Transport transport = socket.context.transport(ep.scheme());
         try {
             transport.checkConnectAddress(ep);
@@ -282,6 +285,13 @@ final class SocketEndpoints {
                         ZmtpSocketEvent.Type.CONNECT_RETRIED, endpoint, null, pipe, null, delayMillis));
             }
         };
+    }
+
+    /** STREAM carries bytes: inproc, which passes message objects, has none to carry. */
+    private void checkRawStream(Endpoint ep) {
+        if (socket.xrawStream() && "inproc".equals(ep.scheme())) {
+            throw new ZmtpSocketException.EndpointFailed("STREAM talks to raw tcp or ipc peers; inproc:// has no bytes");
+        }
     }
 
     /** Stops connecting for one pipe {@code connect} made (the others made for its endpoint stay). */
