@@ -304,6 +304,22 @@ public final class ZmtpSocket implements AutoCloseable {
         }
     }
 
+    /**
+     * libzmq's {@code zmq_socket_monitor}: binds a PAIR socket to {@code endpoint} (an {@code inproc://} name) and
+     * sends it this socket's events in libzmq's format, two frames per event (a 6-byte frame with the event number
+     * and value as little-endian u16 and u32, then the endpoint), for code ported from libzmq, pyzmq or JeroMQ. Connect
+     * a PAIR of the same context to read them. {@code events} picks which (none given: all); events libzmq doesn't
+     * have (PROTOCOL_ERROR, MESSAGES_DROPPED) are not sent. The monitor stops, with MONITOR_STOPPED, when this socket
+     * closes.
+     */
+    public void monitor(String endpoint, ZmtpSocketEvent.Type... events) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        java.util.Set<ZmtpSocketEvent.Type> set = events.length == 0
+                ? java.util.EnumSet.allOf(ZmtpSocketEvent.Type.class)
+                : java.util.EnumSet.copyOf(java.util.Arrays.asList(events));
+        io.zmtp.socket.internal.LibzmqMonitor.start(impl, endpoint, set);
+    }
+
     /** Removes a listener added with {@link #monitor}. */
     public void unmonitor(Consumer<ZmtpSocketEvent> listener) {
         Consumer<ConnectionEvent> adapter = monitors.remove(listener);
@@ -385,6 +401,16 @@ public final class ZmtpSocket implements AutoCloseable {
             id = new byte[] {0};
         }
         return msg.addFirst(Unpooled.wrappedBuffer(id));
+    }
+
+    /** Messages written to the socket's connections so far (peers gone included). */
+    public long sentCount() {
+        return impl.sentCount();
+    }
+
+    /** Messages received from the socket's connections so far (peers gone included), taken or not. */
+    public long receivedCount() {
+        return impl.receivedCount();
     }
 
     /** Messages queued for all peers and not yet written to their connections. */

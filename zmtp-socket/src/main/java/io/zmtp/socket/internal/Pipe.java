@@ -288,6 +288,7 @@ public final class Pipe {
 
     /** Releases both queues and closes the connection; the pipe is then dead. */
     public void terminate() {
+        retireCounters();
         state = State.TERMINATED;
         releaseAll();
         Channel ch = channel;
@@ -566,6 +567,18 @@ public final class Pipe {
     }
 
     // ---- peers, queue sizes in bytes, drops (what ZmtpPeer and the socket's totals read)
+
+    private final java.util.concurrent.atomic.AtomicBoolean retired = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Once, as the pipe is terminated: hands its sent and received counts to the socket's totals, which keep
+     * counting what pipes that are gone did (Micrometer counters must never go down).
+     */
+    private void retireCounters() {
+        if (listener instanceof SocketBase && retired.compareAndSet(false, true)) {
+            ((SocketBase) listener).retire(sent.get(), received.get());
+        }
+    }
 
     /** Whether a connection of this pipe ever completed its handshake (for STREAM: came up). */
     boolean hasHandshaken() {

@@ -749,6 +749,24 @@ public abstract class SocketBase implements PipeListener {
         }
     }
 
+    private final AtomicLong retiredSent = new AtomicLong();
+    private final AtomicLong retiredReceived = new AtomicLong();
+
+    void retire(long sent, long received) {
+        retiredSent.addAndGet(sent);
+        retiredReceived.addAndGet(received);
+    }
+
+    /** Messages written to all connections, ever (peers gone included). */
+    public long sentCount() {
+        return retiredSent.get() + sumOverPeers(Pipe::sentCount);
+    }
+
+    /** Messages received from all connections, ever (peers gone included). */
+    public long receivedCount() {
+        return retiredReceived.get() + sumOverPeers(Pipe::receivedCount);
+    }
+
     /** STREAM: connections carry raw bytes, with no ZMTP handshake or framing. */
     boolean xrawStream() {
         return false;
