@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * A ZeroMQ socket of one of the eleven standard types, made by {@link ZmtpContext#socket}.
+ * A ZeroMQ socket of one of the twelve standard types, made by {@link ZmtpContext#socket}.
  *
  * <h2>Ownership</h2>
  * Every send method takes ownership of the message: the library releases it whether it is sent, dropped (PUB at
@@ -293,8 +293,10 @@ public final class ZmtpSocket implements AutoCloseable {
     }
 
     /**
-     * Adds a listener for this socket's connection events (handshakes, disconnections, failures). It runs on an I/O
-     * thread: it must not block or call this socket's blocking methods.
+     * Adds a listener for this socket's events ({@link ZmtpSocketEvent.Type}: listening, connections, handshakes,
+     * reconnections, disconnections, drops, close), delivered one at a time and in the order they happened. It runs
+     * on an I/O thread (or the thread in {@code bind} or {@code close}): it must not block or call this socket's
+     * blocking methods.
      */
     public void monitor(Consumer<ZmtpSocketEvent> listener) {
         Objects.requireNonNull(listener, "listener");
