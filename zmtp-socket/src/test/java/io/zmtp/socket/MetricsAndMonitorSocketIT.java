@@ -93,19 +93,23 @@ class MetricsAndMonitorSocketIT {
         req.send("hi");
         recv(rep);
         req.close();
-        rep.close();
-
         List<LibzmqEvent> events = new ArrayList<>();
-        do {
-            ZmtpMessage m = reader.receive(WAIT);
-            assertThat(m).as("monitor message after " + events.size()).isNotNull();
-            events.add(new LibzmqEvent(m));
-        } while (events.get(events.size() - 1).event != 0x0400);
+        readUntil(reader, events, 0x0200);
+        rep.close();
+        readUntil(reader, events, 0x0400);
         // LISTENING, ACCEPTED, HANDSHAKE_SUCCEEDED, DISCONNECTED, CLOSED, MONITOR_STOPPED (ZMQ_EVENT_* numbers).
         assertThat(events).extracting(e -> e.event).containsExactly(0x0008, 0x0020, 0x1000, 0x0200, 0x0080, 0x0400);
         assertThat(events.get(0).endpoint).isEqualTo(endpoint);
         assertThat(events.get(1).value).as("the peer's number, where libzmq gives its fd").isPositive();
         assertThat(events.get(2).value).isEqualTo(events.get(1).value);
+    }
+
+    private static void readUntil(ZmtpSocket reader, List<LibzmqEvent> events, int last) {
+        do {
+            ZmtpMessage m = reader.receive(WAIT);
+            assertThat(m).as("monitor message after " + events.size()).isNotNull();
+            events.add(new LibzmqEvent(m));
+        } while (events.get(events.size() - 1).event != last);
     }
 
     @Test

@@ -599,6 +599,7 @@ public abstract class SocketBase implements PipeListener {
         endpoints.clear();
         async.close();
         context.unregister(this);
+        awaitConnectionEvents(all);
         dropReporter.flush();
         monitor.report(ConnectionEvent.ofEndpoint(ZmtpSocketEvent.Type.MONITOR_STOPPED, null, null, null, null, 0));
     }
@@ -766,6 +767,35 @@ public abstract class SocketBase implements PipeListener {
     public long receivedCount() {
         return retiredReceived.get() + sumOverPeers(Pipe::receivedCount);
     }
+
+    /**
+     * Before MONITOR_STOPPED, the last event: waits (briefly) for the connections close closed to be closed, then
+     * for one task on each of their event loops, which runs after the close's listeners (DISCONNECTED) have been.
+     * Only when someone monitors; never on an I/O thread, which would wait for itself.
+     */
+    private void awaitConnectionEvents(List<Pipe> all) {
+        if (!monitor.hasMonitors()) {
+            return;
+        }
+        Set<io.netty.channel.EventLoop> loops = new LinkedHashSet<>();
+        for (Pipe p : all) {
+            io.netty.channel.Channel ch = p.channel();
+            if (ch == null || ch.eventLoop().inEventLoop()) {
+                continue;
+            }
+            ch.closeFuture().awaitUninterruptibly(CLOSE_EVENTS_WAIT_MILLIS);
+            loops.add(ch.eventLoop());
+        }
+        for (io.netty.channel.EventLoop loop : loops) {
+            try {
+                loop.submit(() -> { }).awaitUninterruptibly(CLOSE_EVENTS_WAIT_MILLIS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // The loop is gone, and with it anything it had to report.
+            }
+        }
+    }
+
+    private static final long CLOSE_EVENTS_WAIT_MILLIS = 2000;
 
     /** STREAM: connections carry raw bytes, with no ZMTP handshake or framing. */
     boolean xrawStream() {
