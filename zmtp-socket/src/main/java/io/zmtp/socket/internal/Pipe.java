@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <h2>Threads</h2>
  * The inbound queue is filled by the I/O thread ({@link #onInbound}) and emptied by user threads ({@link #poll}).
  * The outbound queue ({@link SpscChunkedQueue}) the other way round: its producer is whoever holds the socket lock
- * ({@link #offer}, {@link #writeToConnection}), its consumer the drain task on the channel's event loop, or a thread
- * discarding output, each claiming the consumer side for a whole run. Both are lock-free; the drain is scheduled at
+ * ({@link #offer}, {@link #writeToConnection}), its consumer the drain task on the channel's event loop, a thread
+ * discarding output, or the producer itself evicting the oldest message (DROP_OLDEST, {@link #offerReplacingOldest}),
+ * each claiming the consumer side for a whole run. Both are lock-free; the drain is scheduled at
  * most once at a time ({@code drainScheduled}), which the drain clears before it looks at the queue and a producer
  * reads after its message is published, so a message is never left without a drain to come. Fields marked "user
  * side" are touched only under the owning socket's lock.
