@@ -676,7 +676,7 @@ public abstract class SocketBase implements PipeListener {
     }
 
     ZmtpSocketException.QueueFull queueFull() {
-        return new ZmtpSocketException.QueueFull(type + ": no peer can take the message now (SNDHWM reached)");
+        return new ZmtpSocketException.QueueFull(type + ": no peer can take the message now (at SNDHWM, or none)");
     }
 
     /**
