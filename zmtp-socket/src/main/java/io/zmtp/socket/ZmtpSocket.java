@@ -290,6 +290,10 @@ public final class ZmtpSocket implements AutoCloseable {
         }
     }
 
+    boolean isClosed() {
+        return impl.isClosed();
+    }
+
     boolean pollIn() {
         return impl.pollIn();
     }
