@@ -1,0 +1,78 @@
+package io.zmtp.examples.echo;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.zmtp.examples.NettyTransport;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The echo service on plain Netty, no ZeroMQ: packets framed by a 4-byte length, each handed from the event loop to
+ * a fixed pool of worker threads, which work on it and write it back.
+ */
+final class NettyEchoServer implements AutoCloseable {
+    static final int MAX_PACKET = 1 << 20;
+
+    private final EventLoopGroup group;
+    private final ExecutorService workers;
+
+    NettyEchoServer(EchoOptions options) throws InterruptedException {
+        group = NettyTransport.group(options.ioThreads, "echo-io");
+        workers = Executors.newFixedThreadPool(options.workers, new DefaultThreadFactory("echo-worker", true));
+        WorkerHandler handler = new WorkerHandler(workers, options.workNanos());
+        new ServerBootstrap().group(group).channel(NettyTransport.serverChannel())
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_PACKET, 0, 4, 0, 4),
+                                new LengthFieldPrepender(4), handler);
+                    }
+                })
+                .bind(options.port).sync();
+    }
+
+    /** Hands each packet to a worker, which writes it back when done. */
+    @ChannelHandler.Sharable
+    static final class WorkerHandler extends ChannelInboundHandlerAdapter {
+        private final ExecutorService workers;
+        private final long workNanos;
+
+        WorkerHandler(ExecutorService workers, long workNanos) {
+            this.workers = workers;
+            this.workNanos = workNanos;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf packet = (ByteBuf) msg;
+            try {
+                workers.execute(() -> {
+                    Work.simulate(workNanos);
+                    ctx.writeAndFlush(packet);
+                });
+            } catch (RejectedExecutionException e) {
+                // Shutting down.
+                packet.release();
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+        workers.shutdownNow();
+        workers.awaitTermination(2, TimeUnit.SECONDS);
+    }
+}
