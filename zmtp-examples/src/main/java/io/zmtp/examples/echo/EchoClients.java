@@ -19,10 +19,10 @@ final class EchoClients implements AutoCloseable {
     private final ZmtpContext context;
     private final List<Thread> threads = new ArrayList<>();
 
-    EchoClients(EchoOptions options, EchoStats stats) {
+    EchoClients(EchoOptions options, EchoStats stats, int port) {
         context = ZmtpContext.builder().ioThreads(options.ioThreads).lingerCapMillis(0).build();
         byte[] packet = new byte[options.size];
-        String endpoint = "tcp://" + options.host + ":" + options.port;
+        String endpoint = "tcp://" + options.host + ":" + port;
         for (int i = 0; i < options.clients; i++) {
             ZmtpSocket client = context.socket(ZmtpSocketType.DEALER);
             client.connect(endpoint);

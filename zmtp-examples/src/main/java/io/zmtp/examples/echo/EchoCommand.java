@@ -18,6 +18,6 @@ public final class EchoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return EchoRunner.run(options, "echo (ZeroMQ)", System.out, () -> new EchoServer(options),
-                stats -> new EchoClients(options, stats));
+                (stats, port) -> new EchoClients(options, stats, port));
     }
 }

@@ -17,7 +17,7 @@ public final class EchoOptions {
             + "(default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--port", defaultValue = "5555", description = "tcp port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", defaultValue = "5555", description = "tcp port (default: ${DEFAULT-VALUE}); 0 with --mode both: any free port.")
     int port;
 
     @Option(names = "--clients", defaultValue = "10", description = "Clients, each with its own connection "

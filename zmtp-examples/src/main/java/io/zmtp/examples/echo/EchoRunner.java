@@ -9,41 +9,52 @@ import java.io.PrintStream;
  * total each second until Ctrl-C or the duration, then stop the clients before the server and print the average.
  */
 final class EchoRunner {
-    /** Starts one side; what it returns is closed at the end. */
-    interface Side {
-        AutoCloseable start() throws Exception;
+    /** A running server: closed at the end. */
+    interface Server extends AutoCloseable {
+        /** The tcp port it listens on (the one given, or the one picked for port 0). */
+        int port();
     }
 
-    /** Starts the clients, counting into the stats. */
-    interface Clients {
-        AutoCloseable start(EchoStats stats) throws Exception;
+    /** Starts the server. */
+    interface ServerSide {
+        Server start() throws Exception;
+    }
+
+    /** Starts the clients, connecting to {@code port} and counting into the stats; closed at the end. */
+    interface ClientSide {
+        AutoCloseable start(EchoStats stats, int port) throws Exception;
     }
 
     private EchoRunner() {
     }
 
-    static int run(EchoOptions options, String name, PrintStream out, Side server, Clients clients)
+    static int run(EchoOptions options, String name, PrintStream out, ServerSide server, ClientSide clients)
             throws Exception {
         String bad = options.check();
         if (bad != null) {
             System.err.println("echo: " + bad);
             return 2;
         }
-        try (Lifetime lifetime = new Lifetime(options.durationSeconds)) {
-            AutoCloseable serverSide = null;
+        // With clients, the duration is counted in printed seconds (so --duration 5 prints five); a server alone
+        // just runs that long.
+        long serverOnlyDuration = options.runsClients() ? 0 : options.durationSeconds;
+        try (Lifetime lifetime = new Lifetime(serverOnlyDuration)) {
+            Server serverSide = null;
             AutoCloseable clientSide = null;
             EchoStats stats = null;
             try {
+                int port = options.port;
                 if (options.runsServer()) {
                     serverSide = server.start();
+                    port = serverSide.port();
                     out.printf("%s: server on tcp port %d, %d workers, %.1f ms of work per request%n", name,
-                            options.port, options.workers, options.workMillis);
+                            port, options.workers, options.workMillis);
                 }
                 if (options.runsClients()) {
                     stats = new EchoStats(options.clients, out);
-                    clientSide = clients.start(stats);
+                    clientSide = clients.start(stats, port);
                     out.printf("%s: %d clients to %s:%d, %d requests in flight each, %d B packets%n", name,
-                            options.clients, options.host, options.port, options.inFlight, options.size);
+                            options.clients, options.host, port, options.inFlight, options.size);
                 }
                 out.flush();
                 if (stats == null) {
@@ -52,7 +63,7 @@ final class EchoRunner {
                     long start = stats.startNanos();
                     for (int s = 1; !lifetime.awaitStopUntil(start + s * 1_000_000_000L); s++) {
                         stats.printSecond();
-                        if (lifetime.isOver()) {
+                        if (s == options.durationSeconds) {
                             break;
                         }
                     }

@@ -19,16 +19,18 @@ import java.util.List;
  *   clients (DEALER) --tcp--> ROUTER | ZmtpProxy | DEALER --inproc://echo-workers--> REP worker x N
  * </pre>
  */
-final class EchoServer implements AutoCloseable {
+final class EchoServer implements EchoRunner.Server {
     static final String WORKERS = "inproc://echo-workers";
 
     private final ZmtpContext context;
     private final List<Thread> threads = new ArrayList<>();
+    private final int port;
 
     EchoServer(EchoOptions options) {
         context = ZmtpContext.builder().ioThreads(options.ioThreads).lingerCapMillis(0).build();
         ZmtpSocket frontend = context.socket(ZmtpSocketType.ROUTER);
-        frontend.bind("tcp://*:" + options.port);
+        String bound = frontend.bind("tcp://*:" + options.port);
+        port = Integer.parseInt(bound.substring(bound.lastIndexOf(':') + 1));
         ZmtpSocket backend = context.socket(ZmtpSocketType.DEALER);
         backend.bind(WORKERS);
         ZmtpProxy proxy = ZmtpProxy.builder(frontend, backend).build();
@@ -39,6 +41,11 @@ final class EchoServer implements AutoCloseable {
             worker.connect(WORKERS);
             start("echo-worker-" + (i + 1), () -> serve(worker, workNanos));
         }
+    }
+
+    @Override
+    public int port() {
+        return port;
     }
 
     private static void serve(ZmtpSocket worker, long workNanos) {

@@ -28,10 +28,10 @@ public final class EchoStats {
     private long lastNanos = startNanos;
     private long totalPackets;
     private long totalBytes;
-    /** Totals at the end of the second the average starts after (warm-up excluded). */
-    private long warmPackets;
-    private long warmBytes;
-    private long warmNanos;
+    /** Totals at the end of seconds 2 and 5, where the average starts (warm-up excluded). */
+    private final long[] warmPackets = new long[2];
+    private final long[] warmBytes = new long[2];
+    private final long[] warmNanos = new long[2];
     private int seconds;
 
     EchoStats(int clients, PrintStream out) {
@@ -76,24 +76,29 @@ public final class EchoStats {
         out.print(lines);
         out.flush();
         lastNanos = now;
-        if (seconds == 2) {
-            warmPackets = totalPackets;
-            warmBytes = totalBytes;
-            warmNanos = now;
+        if (seconds == 2 || seconds == 5) {
+            int i = seconds == 2 ? 0 : 1;
+            warmPackets[i] = totalPackets;
+            warmBytes[i] = totalBytes;
+            warmNanos[i] = now;
         }
     }
 
-    /** The run's last line: the average rate, without the first two seconds (warm-up) when it ran five or more. */
+    /**
+     * The run's last line: the average rate, leaving out the warm-up (the JIT compiling, connections starting): the
+     * first two seconds of a run of 5 s or more, the first five of a run of 15 s or more.
+     */
     String summary() {
-        boolean warm = seconds >= 5;
-        long packets = warm ? totalPackets - warmPackets : totalPackets;
-        long bytes = warm ? totalBytes - warmBytes : totalBytes;
-        double elapsed = (lastNanos - (warm ? warmNanos : startNanos)) / 1e9;
+        int warm = seconds >= 15 ? 1 : seconds >= 5 ? 0 : -1;
+        long packets = warm >= 0 ? totalPackets - warmPackets[warm] : totalPackets;
+        long bytes = warm >= 0 ? totalBytes - warmBytes[warm] : totalBytes;
+        double elapsed = (lastNanos - (warm >= 0 ? warmNanos[warm] : startNanos)) / 1e9;
         if (elapsed <= 0) {
             return "no whole second measured";
         }
-        return String.format("average %,.0f packets/s %,.0f bytes/s over %s (%,d replies in all)",
-                packets / elapsed, bytes / elapsed,
-                warm ? "seconds 3 to " + seconds + " (the first two are warm-up)" : seconds + " s", totalPackets);
+        String over = warm < 0 ? seconds + " s"
+                : "seconds " + (warm == 0 ? 3 : 6) + " to " + seconds + " (warm-up left out)";
+        return String.format("average %,.0f packets/s %,.0f bytes/s over %s; %,d replies in all",
+                packets / elapsed, bytes / elapsed, over, totalPackets);
     }
 }

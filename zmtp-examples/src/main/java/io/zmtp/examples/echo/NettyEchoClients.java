@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 final class NettyEchoClients implements AutoCloseable {
     private final EventLoopGroup group;
 
-    NettyEchoClients(EchoOptions options, EchoStats stats) throws InterruptedException {
+    NettyEchoClients(EchoOptions options, EchoStats stats, int port) throws InterruptedException {
         group = NettyTransport.group(options.ioThreads, "echo-client");
         byte[] packet = new byte[options.size];
         for (int i = 0; i < options.clients; i++) {
@@ -35,7 +35,7 @@ final class NettyEchoClients implements AutoCloseable {
                                     new LengthFieldPrepender(4), new ClientHandler(options.inFlight, packet, counter));
                         }
                     })
-                    .connect(options.host, options.port).sync();
+                    .connect(options.host, port).sync();
         }
     }
 
@@ -66,6 +66,12 @@ final class NettyEchoClients implements AutoCloseable {
             counter.add(reply.readableBytes());
             reply.release();
             ctx.writeAndFlush(Unpooled.wrappedBuffer(packet));
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // A peer that closes with packets in flight resets the connection (at shutdown): just close.
+            ctx.close();
         }
     }
 

@@ -17,6 +17,6 @@ public final class NettyEchoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return EchoRunner.run(options, "echo (plain Netty)", System.out, () -> new NettyEchoServer(options),
-                stats -> new NettyEchoClients(options, stats));
+                (stats, port) -> new NettyEchoClients(options, stats, port));
     }
 }

@@ -2,6 +2,7 @@ package io.zmtp.examples.echo;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -13,6 +14,7 @@ import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.zmtp.examples.NettyTransport;
 
+import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -22,17 +24,18 @@ import java.util.concurrent.TimeUnit;
  * The echo service on plain Netty, no ZeroMQ: packets framed by a 4-byte length, each handed from the event loop to
  * a fixed pool of worker threads, which work on it and write it back.
  */
-final class NettyEchoServer implements AutoCloseable {
+final class NettyEchoServer implements EchoRunner.Server {
     static final int MAX_PACKET = 1 << 20;
 
     private final EventLoopGroup group;
     private final ExecutorService workers;
+    private final int port;
 
     NettyEchoServer(EchoOptions options) throws InterruptedException {
         group = NettyTransport.group(options.ioThreads, "echo-io");
         workers = Executors.newFixedThreadPool(options.workers, new DefaultThreadFactory("echo-worker", true));
         WorkerHandler handler = new WorkerHandler(workers, options.workNanos());
-        new ServerBootstrap().group(group).channel(NettyTransport.serverChannel())
+        Channel server = new ServerBootstrap().group(group).channel(NettyTransport.serverChannel())
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -40,7 +43,13 @@ final class NettyEchoServer implements AutoCloseable {
                                 new LengthFieldPrepender(4), handler);
                     }
                 })
-                .bind(options.port).sync();
+                .bind(options.port).sync().channel();
+        port = ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    @Override
+    public int port() {
+        return port;
     }
 
     /** Hands each packet to a worker, which writes it back when done. */
@@ -66,6 +75,12 @@ final class NettyEchoServer implements AutoCloseable {
                 // Shutting down.
                 packet.release();
             }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // A peer that closes with packets in flight resets the connection (at shutdown): just close.
+            ctx.close();
         }
     }
 
