@@ -42,6 +42,11 @@ public final class Lifetime implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
+    /** Stops the example as Ctrl-C does (for tests, and for examples that end on their own). */
+    public void stop() {
+        stop.countDown();
+    }
+
     /** Waits up to {@code millis}; true if Ctrl-C came meanwhile (or before). */
     public boolean awaitStop(long millis) throws InterruptedException {
         return stop.await(millis, TimeUnit.MILLISECONDS);

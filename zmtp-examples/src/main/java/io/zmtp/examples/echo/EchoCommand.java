@@ -3,6 +3,7 @@ package io.zmtp.examples.echo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
+import java.io.PrintStream;
 import java.util.concurrent.Callable;
 
 /** {@code ./zmtp example echo}: the worker-pool echo service on ZeroMQ sockets, with its clients. */
@@ -15,9 +16,11 @@ public final class EchoCommand implements Callable<Integer> {
     @Mixin
     EchoOptions options;
 
+    PrintStream out = System.out;
+
     @Override
     public Integer call() throws Exception {
-        return EchoRunner.run(options, "echo (ZeroMQ)", System.out, () -> new EchoServer(options),
+        return EchoRunner.run(options, "echo (ZeroMQ)", out, () -> new EchoServer(options),
                 (stats, port) -> new EchoClients(options, stats, port));
     }
 }

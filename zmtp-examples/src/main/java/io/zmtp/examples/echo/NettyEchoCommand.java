@@ -3,6 +3,7 @@ package io.zmtp.examples.echo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
+import java.io.PrintStream;
 import java.util.concurrent.Callable;
 
 /** {@code ./zmtp example echo-netty}: the echo service and its clients on plain Netty, to compare with echo. */
@@ -14,9 +15,11 @@ public final class NettyEchoCommand implements Callable<Integer> {
     @Mixin
     EchoOptions options;
 
+    PrintStream out = System.out;
+
     @Override
     public Integer call() throws Exception {
-        return EchoRunner.run(options, "echo (plain Netty)", System.out, () -> new NettyEchoServer(options),
+        return EchoRunner.run(options, "echo (plain Netty)", out, () -> new NettyEchoServer(options),
                 (stats, port) -> new NettyEchoClients(options, stats, port));
     }
 }

@@ -65,15 +65,12 @@ final class NettyEchoServer implements EchoRunner.Server {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf packet = (ByteBuf) msg;
+            Job job = new Job(ctx, (ByteBuf) msg, workNanos);
             try {
-                workers.execute(() -> {
-                    Work.simulate(workNanos);
-                    ctx.writeAndFlush(packet);
-                });
+                workers.execute(job);
             } catch (RejectedExecutionException e) {
                 // Shutting down.
-                packet.release();
+                job.packet.release();
             }
         }
 
@@ -84,10 +81,33 @@ final class NettyEchoServer implements EchoRunner.Server {
         }
     }
 
+    /** A packet to work on, then write back. */
+    private static final class Job implements Runnable {
+        final ChannelHandlerContext ctx;
+        final ByteBuf packet;
+        final long workNanos;
+
+        Job(ChannelHandlerContext ctx, ByteBuf packet, long workNanos) {
+            this.ctx = ctx;
+            this.packet = packet;
+            this.workNanos = workNanos;
+        }
+
+        @Override
+        public void run() {
+            Work.simulate(workNanos);
+            ctx.writeAndFlush(packet);
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
-        workers.shutdownNow();
+        // Workers first: the packets of the jobs they never started are released here; a write after the event
+        // loops stop fails, and Netty releases its packet.
+        for (Runnable job : workers.shutdownNow()) {
+            ((Job) job).packet.release();
+        }
         workers.awaitTermination(2, TimeUnit.SECONDS);
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
     }
 }

@@ -50,6 +50,7 @@ public final class HttpCommand implements Callable<Integer> {
     long durationSeconds;
 
     PrintStream out = System.out;
+    private volatile Lifetime lifetime;
 
     @Override
     public Integer call() throws Exception {
@@ -58,6 +59,7 @@ public final class HttpCommand implements Callable<Integer> {
             return 2;
         }
         try (Lifetime lifetime = new Lifetime(durationSeconds)) {
+            this.lifetime = lifetime;
             ZmtpContext context = ZmtpContext.builder().lingerCapMillis(0).build();
             WorkerPool pool = null;
             WorkClient work = null;
@@ -88,5 +90,13 @@ public final class HttpCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /** Stops a running server as Ctrl-C does. */
+    void stop() {
+        Lifetime l = lifetime;
+        if (l != null) {
+            l.stop();
+        }
     }
 }
