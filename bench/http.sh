@@ -83,10 +83,10 @@ run_wrk() {  # url post? -> "rate errors"
   echo "${rate:-0} $errors"
 }
 
-echo "http.sh: warming up (wrk, 5 s per target)" >&2
+echo "http.sh: warming up (wrk, 15 s per target: the JIT is still compiling after 10)" >&2
 for i in 0 1 2; do
   mode=get; [ $i = 2 ] && mode=post
-  args=(-t2 -c"$connections" -d5s); [ $mode = post ] && args+=(-s "$work/post.lua")
+  args=(-t2 -c"$connections" -d15s); [ $mode = post ] && args+=(-s "$work/post.lua")
   wrk "${args[@]}" "${urls[$i]}" >/dev/null 2>&1
 done
 

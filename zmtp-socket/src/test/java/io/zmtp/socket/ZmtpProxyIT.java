@@ -311,6 +311,34 @@ class ZmtpProxyIT {
         }
     }
 
+    /** The example in docs/sockets.md ("Proxy"), as it is there. */
+    @Test
+    void shouldRunTheSocketGuideExample() throws Exception {
+        ZmtpContext context = sockets.context();
+        ZmtpSocket frontend = context.socket(ZmtpSocketType.ROUTER);   // clients (REQ, DEALER) connect here
+        frontend.bind("tcp://127.0.0.1:*");
+        ZmtpSocket backend = context.socket(ZmtpSocketType.DEALER);    // workers (REP) connect here
+        backend.bind("inproc://workers");
+        ZmtpSocket control = context.socket(ZmtpSocketType.PAIR);
+        control.bind("inproc://proxy-control");
+        ZmtpProxy proxy = ZmtpProxy.builder(frontend, backend).control(control).build();
+        Thread proxyThread = new Thread(proxy::run);  // returns on TERMINATE, throws Closed if the context closes
+        proxyThread.start();
+
+        ZmtpSocket steer = context.socket(ZmtpSocketType.PAIR);
+        steer.connect("inproc://proxy-control");
+        steer.send("PAUSE");                 // nothing passes; messages wait in the sockets' queues
+        steer.send("RESUME");
+        steer.send("STATISTICS");            // eight frames: u64 counters, little-endian
+        ZmtpMessage statistics = steer.receive();
+        statistics.release();
+        steer.send("TERMINATE");
+        proxyThread.join();
+
+        assertThat(proxyThread.isAlive()).isFalse();
+        assertThat(proxy.statistics().frontendReceivedFrames()).isZero();
+    }
+
     @Test
     void shouldEndWithClosedWhenItsContextCloses() throws Exception {
         ZmtpContext context = ZmtpContext.builder().lingerCapMillis(0).build();
