@@ -2,14 +2,16 @@
 # Load test of the http example (zmtp-examples) beside a plain Netty server answering the same JSON (the reference,
 # io.zmtp.examples.http.PlainHttpServer), in one run, so both see the same machine: ab and wrk against
 #   reference GET /  |  example GET /  |  example POST /work (served by ZeroMQ workers)
-# Each round runs every target once, in that order; the table has the median of the rounds.
+# Each round runs every target once, in that order; the table has the median of the rounds. Besides requests/s it
+# gives the server's CPU time per request (user + system, from /proc/PID/stat, over the wrk runs): on a machine shared
+# with other work, throughput swings with the neighbours' load, the CPU a request costs much less.
 #
-# Usage: bench/http.sh [rounds]        (default 3; HTTP_EXAMPLE_PORT / HTTP_REFERENCE_PORT: 9090 / 9091)
+# Usage: bench/http.sh [rounds]        (default 5; HTTP_EXAMPLE_PORT / HTTP_REFERENCE_PORT: 9090 / 9091)
 # Needs ab (apache2-utils) and wrk: installed with apt-get when missing (Debian; root).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-rounds=${1:-3}
+rounds=${1:-5}
 example_port=${HTTP_EXAMPLE_PORT:-9090}
 reference_port=${HTTP_REFERENCE_PORT:-9091}
 requests=25000
@@ -38,8 +40,10 @@ trap cleanup EXIT
 
 "${jvm[@]}" io.zmtp.examples.http.PlainHttpServer "$reference_port" > "$work/reference.log" 2>&1 &
 pids+=($!)
+reference_pid=$!
 "${jvm[@]}" io.zmtp.examples.Examples http --port "$example_port" > "$work/example.log" 2>&1 &
 pids+=($!)
+example_pid=$!
 for port in "$reference_port" "$example_port"; do
   for _ in $(seq 100); do
     curl -sf "http://127.0.0.1:$port/" >/dev/null && break
@@ -58,6 +62,9 @@ LUA
 echo "http.sh: POST /work answers $(curl -s -d "$body" "http://127.0.0.1:$example_port/work")" >&2
 
 names=("reference GET /" "example GET /" "example POST /work")
+servers=("$reference_pid" "$example_pid" "$example_pid")
+ticks_per_second=$(getconf CLK_TCK)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 urls=("http://127.0.0.1:$reference_port/" "http://127.0.0.1:$example_port/" "http://127.0.0.1:$example_port/work")
 
 run_ab() {  # url post? -> "rate failed non2xx"
@@ -71,16 +78,22 @@ run_ab() {  # url post? -> "rate failed non2xx"
   echo "${rate:-0} ${failed:-?} ${non2xx:-0}"
 }
 
-run_wrk() {  # url post? -> "rate errors"
+run_wrk() {  # url post? server-pid -> "rate errors cpu-us-per-request"
   local args=(-t2 -c"$connections" -d"${wrk_seconds}s")
   [ "$2" = post ] && args+=(-s "$work/post.lua")
-  wrk "${args[@]}" "$1" > "$work/wrk.out" 2>&1 || { cat "$work/wrk.out" >&2; echo "0 fail"; return; }
-  local rate errors
+  local before after
+  before=$(cpu_ticks "$3")
+  wrk "${args[@]}" "$1" > "$work/wrk.out" 2>&1 || { cat "$work/wrk.out" >&2; echo "0 fail 0"; return; }
+  after=$(cpu_ticks "$3")
+  local rate errors requests cpu
   rate=$(awk '/^Requests\/sec/ {print $2}' "$work/wrk.out")
+  requests=$(awk '/requests in/ {print $1}' "$work/wrk.out")
+  cpu=$(awk -v t=$((after - before)) -v hz="$ticks_per_second" -v n="${requests:-0}" \
+      'BEGIN {print (n > 0) ? t / hz * 1e6 / n : 0}')
   # "Socket errors: connect 0, read 0, write 0, timeout 0" and "Non-2xx or 3xx responses: N" count as errors.
   errors=$(awk '/Socket errors/ {gsub(",", ""); s += $4 + $6 + $8 + $10} /Non-2xx/ {s += $NF} END {print s + 0}' \
       "$work/wrk.out")
-  echo "${rate:-0} $errors"
+  echo "${rate:-0} $errors $cpu"
 }
 
 echo "http.sh: warming up (wrk, 15 s per target: the JIT is still compiling after 10)" >&2
@@ -90,27 +103,31 @@ for i in 0 1 2; do
   wrk "${args[@]}" "${urls[$i]}" >/dev/null 2>&1
 done
 
-declare -A ab_rates wrk_rates ab_fail wrk_fail
+declare -A ab_rates wrk_rates ab_fail wrk_fail cpu_costs
 for r in $(seq "$rounds"); do
   for i in 0 1 2; do
     mode=get; [ $i = 2 ] && mode=post
     read -r rate failed non2xx < <(run_ab "${urls[$i]}" $mode)
     ab_rates[$i]+="$rate "
     ab_fail[$i]=$(( ${ab_fail[$i]:-0} + ${failed/\?/0} + non2xx ))
-    read -r wrate werrors < <(run_wrk "${urls[$i]}" $mode)
+    read -r wrate werrors cpu < <(run_wrk "${urls[$i]}" $mode "${servers[$i]}")
     wrk_rates[$i]+="$wrate "
     wrk_fail[$i]=$(( ${wrk_fail[$i]:-0} + werrors ))
-    printf 'round %d  %-20s ab %9.0f req/s (failed %s, non-2xx %s)   wrk %9.0f req/s (errors %s)\n' \
-        "$r" "${names[$i]}" "$rate" "$failed" "$non2xx" "$wrate" "$werrors" >&2
+    cpu_costs[$i]+="$cpu "
+    printf 'round %d  %-20s ab %9.0f req/s (failed %s, non-2xx %s)   wrk %9.0f req/s (errors %s), %5.1f us CPU/req\n' \
+        "$r" "${names[$i]}" "$rate" "$failed" "$non2xx" "$wrate" "$werrors" "$cpu" >&2
   done
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 echo
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $rounds rounds (medians); ab -n $requests -c $connections -k, wrk -t2 -c$connections -d${wrk_seconds}s"
-printf '| %-20s | %14s | %14s | %16s |\n' target "ab req/s" "wrk req/s" "failed / errors"
-printf '|%s|%s|%s|%s|\n' "----------------------" "----------------" "----------------" "------------------"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end;" \
+    "$rounds rounds (medians); ab -n $requests -c $connections -k, wrk -t2 -c$connections -d${wrk_seconds}s"
+printf '| %-20s | %10s | %10s | %22s | %16s |\n' target "ab req/s" "wrk req/s" "server CPU us/req (wrk)" \
+    "failed / errors"
+printf '|%s|%s|%s|%s|%s|\n' "----------------------" "------------" "------------" "------------------------" \
+    "------------------"
 for i in 0 1 2; do
-  printf '| %-20s | %14.0f | %14.0f | %16s |\n' "${names[$i]}" "$(echo "${ab_rates[$i]}" | median)" \
-      "$(echo "${wrk_rates[$i]}" | median)" "${ab_fail[$i]} / ${wrk_fail[$i]}"
+  printf '| %-20s | %10.0f | %10.0f | %22.1f | %16s |\n' "${names[$i]}" "$(echo "${ab_rates[$i]}" | median)" \
+      "$(echo "${wrk_rates[$i]}" | median)" "$(echo "${cpu_costs[$i]}" | median)" "${ab_fail[$i]} / ${wrk_fail[$i]}"
 done

@@ -28,7 +28,9 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>HTTP/1.1 lets a client send requests before the earlier ones are answered (pipelining), and a worker's reply
  * can come after a later {@code GET /} is ready: responses wait in {@code pending}, in request order, and go out
- * as soon as all before them have. One instance per channel; every field is touched on its event loop only.
+ * as soon as all before them have. A connection with {@value #MAX_PENDING} requests unanswered is not read until one
+ * is, so what one client can make the server hold is bounded. One instance per channel; every field is touched on
+ * its event loop only.
  */
 final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     /** A request's place in the response order. */
@@ -43,6 +45,9 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
     }
 
+    /** Requests a connection may have unanswered before the server stops reading it. */
+    static final int MAX_PENDING = 16;
+
     private final byte[] appInfo;
     private final WorkClient work;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
@@ -56,6 +61,9 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         Pending p = new Pending(request.protocolVersion(), HttpUtil.isKeepAlive(request));
         pending.add(p);
+        if (pending.size() == MAX_PENDING) {
+            ctx.channel().config().setAutoRead(false);
+        }
         String path = path(request.uri());
         if (path.equals("/")) {
             if (request.method().equals(HttpMethod.GET) || request.method().equals(HttpMethod.HEAD)) {
@@ -112,6 +120,9 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         if (flush) {
             ctx.flush();
+        }
+        if (pending.size() < MAX_PENDING && !ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(true);
         }
     }
 

@@ -15,6 +15,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -74,6 +76,17 @@ class HttpExampleTest {
 
         assertThat(pipelined(port)).as("responses in request order")
                 .containsSubsequence("{\"worker\":", "\"bytes\":3}", "{\"applicationName\"", "\"bytes\":1}");
+        // More than a connection may have unanswered (HttpHandler.MAX_PENDING): read again as answers go out.
+        StringBuilder many = new StringBuilder();
+        List<String> expected = new ArrayList<>();
+        for (int n = 1; n <= 3 * HttpHandler.MAX_PENDING; n++) {
+            many.append("POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: ").append(n).append("\r\n\r\n")
+                    .append("x".repeat(n));
+            expected.add("\"bytes\":" + n + "}");
+        }
+        many.append("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        expected.add("{\"applicationName\"");
+        assertThat(exchange(port, many.toString())).containsSubsequence(expected);
 
         command.stop();
         assertThat(exit.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isZero();
@@ -82,10 +95,14 @@ class HttpExampleTest {
 
     /** POST /work, GET /, POST /work written at once on one connection (HTTP/1.1 pipelining); what comes back. */
     private static String pipelined(int port) throws Exception {
+        return exchange(port, "POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+                + "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nConnection: close\r\n\r\nd");
+    }
+
+    /** Writes {@code requests} at once on a new connection (the last one closing it); reads all that comes back. */
+    private static String exchange(int port, String requests) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", port)) {
-            String requests = "POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
-                    + "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nConnection: close\r\n\r\nd";
             OutputStream out = socket.getOutputStream();
             out.write(requests.getBytes(StandardCharsets.US_ASCII));
             out.flush();
