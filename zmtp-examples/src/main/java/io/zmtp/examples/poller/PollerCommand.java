@@ -96,7 +96,7 @@ public final class PollerCommand implements Callable<Integer> {
                     }
                 }
             }
-            out.println("poller: done, " + replies + " round trips");
+            out.println("poller: " + (lifetime.isOver() ? "stopped" : "done") + ", " + replies + " round trips");
             return 0;
         } catch (ZmtpSocketException.Closed e) {
             out.println("poller: stopped");
