@@ -9,13 +9,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -61,13 +64,16 @@ public final class CatCommand implements Callable<Integer> {
             + "to stderr.")
     boolean events;
 
+    InputStream stdin = System.in;
+    PrintStream stdout = System.out;
+
     @Override
     public Integer call() throws Exception {
         if (binds.isEmpty() && connects.isEmpty()) {
             System.err.println("zmtp cat: give at least one --bind or --connect");
             return 2;
         }
-        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        PrintStream out = new PrintStream(stdout, true, StandardCharsets.UTF_8);
         try (ZmtpContext context = new ZmtpContext(); ZmtpSocket socket = context.socket(type)) {
             configure(socket);
             for (String endpoint : binds) {
@@ -115,9 +121,11 @@ public final class CatCommand implements Callable<Integer> {
         // the next line.
         Semaphore turn = new Semaphore(type == ZmtpSocketType.REP ? 0 : 1);
         boolean lockStep = type == ZmtpSocketType.REQ || type == ZmtpSocketType.REP;
+        // A REQ may receive only once its request is out: true for each request sent, false when stdin ends.
+        BlockingQueue<Boolean> requests = type == ZmtpSocketType.REQ ? new LinkedBlockingQueue<>() : null;
         Thread sender = null;
         if (sends) {
-            sender = new Thread(() -> pumpStdin(socket, lockStep ? turn : null), "zmtp-cat-stdin");
+            sender = new Thread(() -> pumpStdin(socket, lockStep ? turn : null, requests), "zmtp-cat-stdin");
             sender.setDaemon(true);
             sender.start();
         }
@@ -128,6 +136,9 @@ public final class CatCommand implements Callable<Integer> {
         long received = 0;
         Duration wait = timeoutSeconds > 0 ? Duration.ofMillis((long) (timeoutSeconds * 1000)) : null;
         while (count < 0 || received < count) {
+            if (requests != null && !requests.take()) {
+                return 0;
+            }
             ZmtpMessage message = wait == null ? socket.receive() : socket.receive(wait);
             if (message == null) {
                 System.err.println("zmtp cat: nothing received for " + timeoutSeconds + " s");
@@ -146,8 +157,8 @@ public final class CatCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void pumpStdin(ZmtpSocket socket, Semaphore turn) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+    private void pumpStdin(ZmtpSocket socket, Semaphore turn, BlockingQueue<Boolean> requests) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8))) {
             String line;
             while (true) {
                 if (turn != null) {
@@ -157,11 +168,18 @@ public final class CatCommand implements Callable<Integer> {
                     return;
                 }
                 socket.send(FrameText.parse(line, delimiter));
+                if (requests != null) {
+                    requests.add(Boolean.TRUE);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (java.io.IOException | RuntimeException e) {
             System.err.println("zmtp cat: " + e.getMessage());
+        } finally {
+            if (requests != null) {
+                requests.add(Boolean.FALSE);
+            }
         }
     }
 
