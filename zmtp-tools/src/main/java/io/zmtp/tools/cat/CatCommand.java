@@ -121,11 +121,12 @@ public final class CatCommand implements Callable<Integer> {
         // the next line.
         Semaphore turn = new Semaphore(type == ZmtpSocketType.REP ? 0 : 1);
         boolean lockStep = type == ZmtpSocketType.REQ || type == ZmtpSocketType.REP;
-        // A REQ may receive only once its request is out: true for each request sent, false when stdin ends.
-        BlockingQueue<Boolean> requests = type == ZmtpSocketType.REQ ? new LinkedBlockingQueue<>() : null;
+        // true for each line sent, false when stdin ends: a REQ may receive only once its request is out, and a REP
+        // given a count exits once it has answered the last request.
+        BlockingQueue<Boolean> sent = lockStep ? new LinkedBlockingQueue<>() : null;
         Thread sender = null;
         if (sends) {
-            sender = new Thread(() -> pumpStdin(socket, lockStep ? turn : null, requests), "zmtp-cat-stdin");
+            sender = new Thread(() -> pumpStdin(socket, lockStep ? turn : null, sent), "zmtp-cat-stdin");
             sender.setDaemon(true);
             sender.start();
         }
@@ -136,7 +137,7 @@ public final class CatCommand implements Callable<Integer> {
         long received = 0;
         Duration wait = timeoutSeconds > 0 ? Duration.ofMillis((long) (timeoutSeconds * 1000)) : null;
         while (count < 0 || received < count) {
-            if (requests != null && !requests.take()) {
+            if (type == ZmtpSocketType.REQ && !sent.take()) {
                 return 0;
             }
             ZmtpMessage message = wait == null ? socket.receive() : socket.receive(wait);
@@ -154,10 +155,15 @@ public final class CatCommand implements Callable<Integer> {
                 turn.release();
             }
         }
+        if (type == ZmtpSocketType.REP) {
+            for (long answered = 0; answered < received && sent.take(); answered++) {
+                // until the last request is answered, or stdin ends
+            }
+        }
         return 0;
     }
 
-    private void pumpStdin(ZmtpSocket socket, Semaphore turn, BlockingQueue<Boolean> requests) {
+    private void pumpStdin(ZmtpSocket socket, Semaphore turn, BlockingQueue<Boolean> sent) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8))) {
             String line;
             while (true) {
@@ -168,8 +174,8 @@ public final class CatCommand implements Callable<Integer> {
                     return;
                 }
                 socket.send(FrameText.parse(line, delimiter));
-                if (requests != null) {
-                    requests.add(Boolean.TRUE);
+                if (sent != null) {
+                    sent.add(Boolean.TRUE);
                 }
             }
         } catch (InterruptedException e) {
@@ -177,8 +183,8 @@ public final class CatCommand implements Callable<Integer> {
         } catch (java.io.IOException | RuntimeException e) {
             System.err.println("zmtp cat: " + e.getMessage());
         } finally {
-            if (requests != null) {
-                requests.add(Boolean.FALSE);
+            if (sent != null) {
+                sent.add(Boolean.FALSE);
             }
         }
     }

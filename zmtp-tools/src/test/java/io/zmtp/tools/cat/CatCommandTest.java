@@ -43,4 +43,23 @@ class CatCommandTest {
             assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(String.format("re: STATISTICS%nre: PAUSE%n"));
         }
     }
+
+    /** With a count, it used to exit on the last request before it had sent the reply. */
+    @Test
+    void shouldAnswerTheLastRequestBeforeExitingAsARepWithACount() throws Exception {
+        try (ZmtpContext context = ZmtpContext.builder().lingerCapMillis(1000).build()) {
+            ZmtpSocket req = context.socket(ZmtpSocketType.REQ);
+            String endpoint = req.bind("tcp://127.0.0.1:*");
+            CatCommand cat = new CatCommand();
+            cat.stdin = new ByteArrayInputStream("pong\n".getBytes(StandardCharsets.UTF_8));
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            cat.stdout = new PrintStream(out, true, StandardCharsets.UTF_8);
+            CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> new CommandLine(cat).execute(
+                    "--type", "REP", "--connect", endpoint, "-n", "1"));
+            req.send("ping");
+            assertThat(req.receiveString(Duration.ofSeconds(10))).isEqualTo("pong");
+            assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(String.format("ping%n"));
+        }
+    }
 }
