@@ -9,6 +9,8 @@ import io.zmtp.tools.perf.RemoteLatCommand;
 import io.zmtp.tools.perf.RemoteThrCommand;
 import io.zmtp.tools.perf.RrClientCommand;
 import io.zmtp.tools.perf.RrServerCommand;
+import io.zmtp.tools.soak.SoakCommand;
+import io.zmtp.tools.soak.SoakPeerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -16,9 +18,10 @@ import picocli.CommandLine.Command;
  * The {@code zmtp} command line.
  */
 @Command(name = "zmtp", mixinStandardHelpOptions = true, version = "netty-zmtp 0.1.0-SNAPSHOT",
-        description = "ZeroMQ (ZMTP) on Netty: demo, perf tools, benchmarks and cat.",
+        description = "ZeroMQ (ZMTP) on Netty: demo, perf tools, benchmarks, cat and a kill-and-restart soak.",
         subcommands = {DemoCommand.class, LocalLatCommand.class, RemoteLatCommand.class, LocalThrCommand.class,
-                RemoteThrCommand.class, RrServerCommand.class, RrClientCommand.class, BenchCommand.class, CatCommand.class, CommandLine.HelpCommand.class})
+                RemoteThrCommand.class, RrServerCommand.class, RrClientCommand.class, BenchCommand.class, CatCommand.class, SoakCommand.class, SoakPeerCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Zmtp {
 
     public static void main(String[] args) {
