@@ -108,8 +108,9 @@ public final class SoakCommand implements Callable<Integer> {
         AtomicBoolean sending = new AtomicBoolean(true);
         AtomicBoolean receiving = new AtomicBoolean(true);
         long kills = 0;
-        long start = System.nanoTime();
         PeerProcess current = startPeer(command, ledger);
+        // The run is timed from the first peer's READY: a JVM can take seconds to start on a busy machine.
+        long start = System.nanoTime();
         try (ZmtpContext context = new ZmtpContext();
              ZmtpSocket socket = context.socket(pushPull ? ZmtpSocketType.PUSH : ZmtpSocketType.DEALER)) {
             socket.setOption(ZmtpSocketOption.LINGER, 0);
