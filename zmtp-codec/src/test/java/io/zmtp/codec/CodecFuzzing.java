@@ -30,7 +30,10 @@ import java.util.concurrent.TimeUnit;
  *       exact for every input, where Netty's leak detector (at PARANOID in every test JVM as well) samples
  *       garbage-collected buffers;</li>
  *   <li>bounded memory: after each read, the bytes the codec still holds stay within the documented bound for the
- *       configured {@code maxMessageSize} (see {@link ZmtpFrameDecoder}), plus the read being processed.</li>
+ *       configured {@code maxMessageSize} (see {@link ZmtpFrameDecoder}), plus the read being processed; and the
+ *       frames held for one message, which cost objects rather than buffer bytes (empty frames share one empty
+ *       buffer), stay within {@code maxMessageSize / FRAME_OVERHEAD} (counted by the message reader, the default one
+ *       wrapped).</li>
  * </ul>
  *
  * <p>Input layout: byte 0 selects the configuration (each target reads it its own way); byte 1 picks
@@ -99,7 +102,10 @@ final class CodecFuzzing {
     }
 
     private static void run(ZmtpConfig.Builder builder, byte[] handshake, byte[] data) {
-        ZmtpConfig config = builder.maxMessageSize(MAX_MESSAGE_SIZES[(data[1] & 0xFF) >> 6]).build();
+        long maxMessageSize = MAX_MESSAGE_SIZES[(data[1] & 0xFF) >> 6];
+        ZmtpConfig config = builder.maxMessageSize(maxMessageSize)
+                .messageReader(() -> new FrameCountingReader(maxMessageSize / ZmtpConstants.FRAME_OVERHEAD + 1))
+                .build();
         // Heap buffers from an allocator of our own, so that its counter sees exactly this run's buffers.
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
         EmbeddedChannel channel = new EmbeddedChannel();
@@ -191,6 +197,33 @@ final class CodecFuzzing {
             i += n;
         }
         return chunks;
+    }
+
+    /** The default reader, counting the frames it holds for the message being read. */
+    private static final class FrameCountingReader implements ZmtpMessageReader {
+        private final ZmtpMessageReader reader = new DefaultZmtpMessageReader();
+        private final long limit;
+        private long held;
+
+        FrameCountingReader(long limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public void readFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
+            reader.readFrame(ctx, in, length, more, out);
+            held = more ? held + 1 : 0;
+            if (held > limit) {
+                throw new AssertionError(held + " frames held for one message (expected: <= " + limit
+                        + ", maxMessageSize / FRAME_OVERHEAD)");
+            }
+        }
+
+        @Override
+        public void discard() {
+            reader.discard();
+            held = 0;
+        }
     }
 
     /** The application: releases what it is given and records events and exceptions. */
