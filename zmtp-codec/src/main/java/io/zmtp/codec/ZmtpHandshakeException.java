@@ -15,6 +15,12 @@ public class ZmtpHandshakeException extends ZmtpCodecException {
         this.reason = reason;
     }
 
+    /** With the exception that broke the handshake, where it was not the peer's fault alone (kept for diagnosis). */
+    public ZmtpHandshakeException(ZmtpHandshakeFailureReason reason, String message, Throwable cause) {
+        super(message, cause);
+        this.reason = reason;
+    }
+
     public ZmtpHandshakeFailureReason reason() {
         return reason;
     }

@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpMessageBatch;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
@@ -21,9 +22,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * its accepted connection.
  *
  * <h2>Threads</h2>
- * The inbound queue is filled by the I/O thread ({@link #onInbound}) and emptied by user threads ({@link #poll});
- * the outbound queue the other way round ({@link #offer} / the drain task on the channel's event loop). Both are
- * lock-free. Fields marked "user side" are touched only under the owning socket's lock.
+ * The inbound queue is filled by the I/O thread ({@link #onInbound}) and emptied by user threads ({@link #poll}).
+ * The outbound queue ({@link SpscChunkedQueue}) the other way round: its producer is whoever holds the socket lock
+ * ({@link #offer}, {@link #writeToConnection}), its consumer the drain task on the channel's event loop, or a thread
+ * discarding output, each claiming the consumer side for a whole run. Both are lock-free; the drain is scheduled at
+ * most once at a time ({@code drainScheduled}), which the drain clears before it looks at the queue and a producer
+ * reads after its message is published, so a message is never left without a drain to come. Fields marked "user
+ * side" are touched only under the owning socket's lock.
  *
  * <h2>High-water marks</h2>
  * RCVHWM: when {@code inCount} reaches it the channel stops reading ({@code autoRead=false}) and resumes once the
@@ -74,12 +79,16 @@ public final class Pipe {
     private volatile boolean readPaused;
     /** I/O thread only: messages were queued since readers were last signalled. */
     private boolean inboundUnsignaled;
-    private final ConcurrentLinkedQueue<Object> out = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger outCount = new AtomicInteger();
+    /** Produced under the socket lock; consumed by the drain on the channel's loop, or by whoever discards. */
+    private final SpscChunkedQueue<Object> out = new SpscChunkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    /** Set by {@link #discardOutput} when the drain held the queue: the drain discards on its way out. */
+    private volatile boolean discardRequested;
     private final Runnable drainTask = this::runScheduledDrain;
     /** How many drained messages are given back to SNDHWM at once. */
     private static final int DRAIN_COUNT_BATCH = 32;
+    /** Messages a drain hands the channel in one write (one pipeline crossing instead of one each). */
+    private static final int WRITE_BATCH = 64;
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong sent = new AtomicLong();
@@ -156,7 +165,7 @@ public final class Pipe {
     }
 
     public int outDepth() {
-        return outCount.get();
+        return (int) Math.min(Integer.MAX_VALUE, out.size());
     }
 
     public long droppedCount() {
@@ -214,9 +223,9 @@ public final class Pipe {
         return c.next();
     }
 
-    /** Whether {@link #offer} would accept a message now. */
+    /** Whether {@link #offer} would accept a message now. User side. */
     public boolean hasRoom() {
-        return state != State.TERMINATED && (sndHwm <= 0 || outCount.get() < sndHwm);
+        return state != State.TERMINATED && out.producerBelow(sndHwm);
     }
 
     /**
@@ -227,8 +236,7 @@ public final class Pipe {
         if (!hasRoom()) {
             return false;
         }
-        outCount.incrementAndGet();
-        out.add(msg);
+        out.offer(msg);
         scheduleDrain();
         return true;
     }
@@ -250,8 +258,7 @@ public final class Pipe {
             ReferenceCountUtil.release(msg);
             return;
         }
-        outCount.incrementAndGet();
-        out.add(new ForConnection(ch, msg));
+        out.offer(new ForConnection(ch, msg));
         scheduleDrain();
     }
 
@@ -285,12 +292,23 @@ public final class Pipe {
         }
     }
 
-    /** Discards queued output (linger 0, or a peer that is gone). */
+    /**
+     * Discards queued output (linger 0, or a peer that is gone), from any thread. If the drain holds the queue, it
+     * discards what is left when it lets go (the request and the release are both volatile, Dekker style, so one of
+     * the two always sees the other).
+     */
     public void discardOutput() {
-        Object m;
-        while ((m = out.poll()) != null) {
-            outCount.decrementAndGet();
-            release(m);
+        discardRequested = true;
+        while (discardRequested && out.tryClaim()) {
+            discardRequested = false;
+            try {
+                Object m;
+                while ((m = out.poll()) != null) {
+                    release(m);
+                }
+            } finally {
+                out.unclaim();
+            }
         }
     }
 
@@ -426,6 +444,8 @@ public final class Pipe {
         if (ch == null || state != State.ACTIVE) {
             return;
         }
+        // The queue's volatile store of the message came before this read, and the drain clears the flag before it
+        // looks at the queue (both volatile), so either this sees the flag clear or the drain sees the message.
         // Read before the CAS: a failed CAS still takes the cache line from the I/O thread, once per message.
         if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
             ch.eventLoop().execute(drainTask);
@@ -445,32 +465,62 @@ public final class Pipe {
         if (channel != ch || state != State.ACTIVE || !ch.isActive()) {
             return;
         }
+        if (!out.tryClaim()) {
+            // Someone is discarding; it schedules a drain for whatever it leaves.
+            return;
+        }
         int taken = 0;
-        int uncounted = 0;
         int written = 0;
-        Object m;
-        while (ch.isWritable() && (m = out.poll()) != null) {
-            taken++;
-            // The counter is what senders check for room: update it every few messages, not once per message (an
-            // atomic each) nor only at the end (a sender at SNDHWM would wait for the whole drain).
-            if (++uncounted == DRAIN_COUNT_BATCH) {
-                outCount.addAndGet(-uncounted);
-                uncounted = 0;
-            }
-            if (m instanceof ForConnection) {
-                ForConnection f = (ForConnection) m;
-                if (f.channel != ch) {
-                    // Meant for an earlier connection; this one started with the current subscription set.
-                    ReferenceCountUtil.release(f.msg);
+        ZmtpMessageBatch batch = null;
+        try {
+            Object m;
+            while (ch.isWritable() && (m = out.poll()) != null) {
+                // The count senders check for room is published every few messages, not once per message (an
+                // ordered store each) nor only at the end (a sender at SNDHWM would wait for the whole drain).
+                if (++taken % DRAIN_COUNT_BATCH == 0) {
+                    out.publishConsumed();
+                }
+                if (m instanceof ZmtpMessage) {
+                    if (batch == null) {
+                        if (!out.consumerHasNext()) {
+                            // The only message: no batch to allocate.
+                            ch.write(m, ch.voidPromise());
+                            written++;
+                            continue;
+                        }
+                        batch = new ZmtpMessageBatch(WRITE_BATCH);
+                    }
+                    batch.add((ZmtpMessage) m);
+                    if (batch.isFull()) {
+                        written += writeBatch(ch, batch);
+                        batch = null;
+                    }
                     continue;
                 }
-                m = f.msg;
+                if (batch != null) {
+                    written += writeBatch(ch, batch);
+                    batch = null;
+                }
+                if (m instanceof ForConnection) {
+                    ForConnection f = (ForConnection) m;
+                    if (f.channel != ch) {
+                        // Meant for an earlier connection; this one started with the current subscription set.
+                        ReferenceCountUtil.release(f.msg);
+                        continue;
+                    }
+                    m = f.msg;
+                }
+                ch.write(m, ch.voidPromise());
+                written++;
             }
-            ch.write(m, ch.voidPromise());
-            written++;
+            if (batch != null) {
+                written += writeBatch(ch, batch);
+            }
+        } finally {
+            out.unclaim();
         }
-        if (uncounted > 0) {
-            outCount.addAndGet(-uncounted);
+        if (discardRequested) {
+            discardOutput();
         }
         if (written > 0) {
             sent.addAndGet(written);
@@ -479,6 +529,12 @@ public final class Pipe {
         if (taken > 0) {
             listener.pipeActivity(this);
         }
+    }
+
+    private static int writeBatch(Channel ch, ZmtpMessageBatch batch) {
+        int n = batch.size();
+        ch.write(batch, ch.voidPromise());
+        return n;
     }
 
     /** Tells the socket's monitors about this pipe's connection (I/O thread). */
@@ -492,6 +548,6 @@ public final class Pipe {
     @Override
     public String toString() {
         return "Pipe{" + id + ", " + state + ", " + (connecting ? "connect " : "accepted ") + endpoint
-                + ", peer " + remoteAddress() + ", in " + inCount.get() + ", out " + outCount.get() + '}';
+                + ", peer " + remoteAddress() + ", in " + inCount.get() + ", out " + out.size() + '}';
     }
 }
