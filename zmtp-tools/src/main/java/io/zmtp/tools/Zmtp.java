@@ -3,6 +3,7 @@ package io.zmtp.tools;
 import io.zmtp.tools.bench.BenchCommand;
 import io.zmtp.tools.cat.CatCommand;
 import io.zmtp.tools.demo.DemoCommand;
+import io.zmtp.tools.keygen.KeygenCommand;
 import io.zmtp.tools.perf.LocalLatCommand;
 import io.zmtp.tools.perf.LocalThrCommand;
 import io.zmtp.tools.perf.RemoteLatCommand;
@@ -16,9 +17,10 @@ import picocli.CommandLine.Command;
  * The {@code zmtp} command line.
  */
 @Command(name = "zmtp", mixinStandardHelpOptions = true, version = "netty-zmtp 0.1.0-SNAPSHOT",
-        description = "ZeroMQ (ZMTP) on Netty: demo, perf tools, benchmarks and cat.",
+        description = "ZeroMQ (ZMTP) on Netty: demo, perf tools, benchmarks, cat and keygen.",
         subcommands = {DemoCommand.class, LocalLatCommand.class, RemoteLatCommand.class, LocalThrCommand.class,
-                RemoteThrCommand.class, RrServerCommand.class, RrClientCommand.class, BenchCommand.class, CatCommand.class, CommandLine.HelpCommand.class})
+                RemoteThrCommand.class, RrServerCommand.class, RrClientCommand.class, BenchCommand.class,
+                CatCommand.class, KeygenCommand.class, CommandLine.HelpCommand.class})
 public final class Zmtp {
 
     public static void main(String[] args) {
