@@ -1,6 +1,7 @@
 package io.zmtp.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandler;
 import io.netty.channel.ChannelPipeline;
@@ -12,7 +13,9 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.mechanism.NullMechanism;
+import io.zmtp.codec.mechanism.ZmtpFrameCipher;
 import io.zmtp.codec.mechanism.ZmtpMechanism;
+import io.zmtp.codec.security.ZmtpAuthResult;
 
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -68,6 +71,8 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
     public static final String ENCODER_NAME = "zmtp-encoder";
     /** Pipeline name of the {@link ZmtpFrameDecoder} the handshake installs. */
     public static final String DECODER_NAME = "zmtp-decoder";
+    /** Pipeline name of the decoder that opens sealed frames (CURVE), installed before the frame decoder. */
+    public static final String CIPHER_NAME = "zmtp-cipher";
     /** Pipeline name of the {@link ZmtpHeartbeatHandler} the handshake installs. */
     public static final String HEARTBEAT_NAME = "zmtp-heartbeat";
 
@@ -94,11 +99,11 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
     private final ZmtpConfig config;
     private final Mode mode;
     private final LegacyGreeting legacy;
-    private final FrameHeader header = new FrameHeader();
     private final CompletableFuture<ZmtpHandshakeSuccessEvent> handshakeFuture = new CompletableFuture<>();
     private State state = State.DETECT;
     private boolean started;
     private ZmtpMechanism mechanism;
+    private SecurityHandshake security;
     private ZmtpVersion negotiated;
     private PendingWriteQueue pendingWrites;
     private ScheduledFuture<?> timeout;
@@ -148,6 +153,7 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         }
         started = true;
         mechanism = config.mechanism().create(config.localMetadata());
+        security = new SecurityHandshake(config, mechanism);
         if (config.handshakeTimeoutMillis() > 0) {
             timeout = ctx.executor().schedule(() -> fail(ctx, new ZmtpHandshakeException(
                     ZmtpHandshakeFailureReason.TIMEOUT,
@@ -325,77 +331,48 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         in.skipBytes(ZmtpConstants.GREETING_LENGTH);
         negotiated = version;
         state = State.COMMANDS;
-        writeCommands(ctx, mechanism.start());
+        security.start(ctx, () -> resumeAfterAuthentication(ctx));
         checkMechanismComplete(ctx);
         return true;
     }
 
     private boolean readCommand(ChannelHandlerContext ctx, ByteBuf in) {
-        if (!header.readFlags(in, 0)) {
+        if (!security.readCommand(ctx, in)) {
             return false;
         }
-        int flags = header.flags();
-        if ((flags & ~ZmtpConstants.FLAG_LONG) != ZmtpConstants.FLAG_COMMAND) {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
-                    "frame with flags 0x" + Integer.toHexString(flags) + " before the handshake completed"
-                            + " (expected: a command)");
-        }
-        if (!header.readSize(in)) {
-            return false;
-        }
-        long size = header.size();
-        if (size < 0 || size > ZmtpConstants.MAX_HANDSHAKE_COMMAND_SIZE) {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "handshake command size: "
-                    + size + " (expected: <= " + ZmtpConstants.MAX_HANDSHAKE_COMMAND_SIZE + ")");
-        }
-        if (!header.isBodyReadable(in)) {
-            return false;
-        }
-        header.skip(in);
-        ZmtpCommand command = ZmtpWire.readCommand(in, (int) size);
-        List<ZmtpCommand> replies;
-        try {
-            replies = mechanism.handle(command);
-        } finally {
-            command.release();
-        }
-        writeCommands(ctx, replies);
         checkMechanismComplete(ctx);
         return true;
     }
 
-    private void writeCommands(ChannelHandlerContext ctx, List<ZmtpCommand> commands) {
-        if (commands.isEmpty()) {
+    /** An authenticator's late decision arrived (on the event loop): apply it, then read what came meanwhile. */
+    private void resumeAfterAuthentication(ChannelHandlerContext ctx) {
+        if (state != State.COMMANDS) {
             return;
         }
-        int length = 0;
-        for (ZmtpCommand c : commands) {
-            length += ZmtpWire.commandLength(c);
+        try {
+            security.applyDecision(ctx);
+            checkMechanismComplete(ctx);
+        } catch (ZmtpHandshakeException e) {
+            fail(ctx, e);
+        } catch (RuntimeException e) {
+            fail(ctx, new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR, e.getMessage()));
         }
-        ByteBuf buf = ctx.alloc().buffer(length);
-        for (ZmtpCommand c : commands) {
+        if (state == State.DONE) {
+            ctx.pipeline().remove(this);
+        } else if (state == State.COMMANDS && internalBuffer().isReadable()) {
+            // Commands held while the decision was pending: decode them as if they had just arrived.
             try {
-                ZmtpWire.writeCommand(buf, c);
-            } finally {
-                c.release();
+                channelRead(ctx, Unpooled.EMPTY_BUFFER);
+            } catch (Exception e) {
+                ctx.fireExceptionCaught(e);
             }
         }
-        ctx.writeAndFlush(buf);
     }
 
     private void checkMechanismComplete(ChannelHandlerContext ctx) {
-        if (!mechanism.isComplete()) {
-            return;
+        if (security.isComplete()) {
+            complete(ctx, negotiated, security.peerMetadata());
         }
-        ZmtpMetadata peer = mechanism.peerMetadata();
-        ZmtpSocketType peerType = peer.socketType();
-        if (peerType == null) {
-            throw ZmtpHandshakeException.incompatible(config, peer.string(ZmtpMetadata.SOCKET_TYPE));
-        }
-        if (!config.socketType().isCompatibleWith(peerType)) {
-            throw ZmtpHandshakeException.incompatible(config, peerType.name());
-        }
-        complete(ctx, negotiated, peer);
     }
 
     private boolean readZmtp10Greeting(ChannelHandlerContext ctx, ByteBuf in) {
@@ -421,16 +398,22 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         cancelTimeout();
         ChannelPipeline p = ctx.pipeline();
         String name = ctx.name();
-        p.addBefore(name, ENCODER_NAME, new ZmtpFrameEncoder(version, config.messageWriter()));
-        p.addAfter(name, DECODER_NAME,
+        ZmtpFrameCipher cipher = version.hasCommands() ? mechanism.frameCipher() : null;
+        p.addBefore(name, ENCODER_NAME, new ZmtpFrameEncoder(version, config.messageWriter(), cipher));
+        if (cipher != null) {
+            p.addAfter(name, CIPHER_NAME, new CipherFrameDecoder(cipher, config.maxMessageSize()));
+        }
+        p.addAfter(cipher != null ? CIPHER_NAME : name, DECODER_NAME,
                 new ZmtpFrameDecoder(version, config.maxMessageSize(), config.newMessageReader()));
         p.addAfter(DECODER_NAME, HEARTBEAT_NAME, new ZmtpHeartbeatHandler(version, config));
         // Held writes go out first, through the encoder just installed before us.
         pendingWrites.removeAndWriteAll();
         ctx.flush();
         String mechanismName = version.hasCommands() ? mechanism.name() : NullMechanism.NAME;
+        ZmtpAuthResult auth = version.hasCommands() ? security.authResult() : null;
         ZmtpHandshakeSuccessEvent success = new ZmtpHandshakeSuccessEvent(version, mechanismName, peerMetadata,
-                ctx.channel().remoteAddress());
+                ctx.channel().remoteAddress(), auth == null ? "" : auth.userId(),
+                auth == null ? ZmtpMetadata.EMPTY : auth.metadata());
         if (logger.isDebugEnabled()) {
             logger.debug("{} handshake done: {}", ctx.channel(), success);
         }
@@ -442,8 +425,8 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         if (state == State.DONE || state == State.FAILED) {
             return;
         }
-        boolean sendError = state == State.COMMANDS && cause.reason() != ZmtpHandshakeFailureReason.PEER_ERROR
-                && ctx.channel().isActive();
+        ZmtpCommand error = state == State.COMMANDS && ctx.channel().isActive()
+                ? SecurityHandshake.errorFor(cause) : null;
         state = State.FAILED;
         cancelTimeout();
         SocketAddress remote = ctx.channel().remoteAddress();
@@ -459,10 +442,9 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         }
         handshakeFuture.completeExceptionally(cause);
         ctx.fireUserEventTriggered(new ZmtpHandshakeFailureEvent(cause, remote));
-        if (sendError) {
+        if (error != null) {
             // rfc 23: tell the peer why before closing (libzmq just closes, and ignores ERROR it gets here).
             ByteBuf buf = ctx.alloc().buffer(64);
-            ZmtpCommand error = ZmtpCommand.error(cause.getMessage() == null ? "" : cause.getMessage());
             try {
                 ZmtpWire.writeCommand(buf, error);
             } finally {
