@@ -216,7 +216,7 @@ final class SecurityHandshake {
      * which libzmq peers report as an authentication failure.
      */
     static ZmtpCommand errorFor(ZmtpHandshakeException cause) {
-        if (cause.reason() == ZmtpHandshakeFailureReason.PEER_ERROR) {
+        if (cause.reason() == ZmtpHandshakeFailureReason.PEER_ERROR || cause.isSilent()) {
             return null;
         }
         if (cause instanceof ZmtpAuthenticationException) {

@@ -38,6 +38,14 @@ final class MechanismSupport {
                 + detail);
     }
 
+    /**
+     * A CURVE box from the peer did not open: it doesn't hold the key we expected, or tampered. Closed without an
+     * ERROR, as libzmq does, so a prober learns nothing.
+     */
+    static ZmtpHandshakeException authFailed(String detail) {
+        return new ZmtpHandshakeException(ZmtpHandshakeFailureReason.AUTHENTICATION_FAILED, detail, true);
+    }
+
     /** Reads the metadata that makes up the rest of {@code body}; the buffer's reader index is left alone. */
     static ZmtpMetadata metadata(ByteBuf body, String what) {
         try {
