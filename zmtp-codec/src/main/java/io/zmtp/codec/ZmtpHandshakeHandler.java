@@ -18,7 +18,6 @@ import io.zmtp.codec.mechanism.ZmtpMechanism;
 import io.zmtp.codec.security.ZmtpAuthResult;
 
 import java.net.SocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -43,6 +42,8 @@ import java.util.concurrent.TimeUnit;
  *   ... | "zmtp-encoder" {@link ZmtpFrameEncoder} | "zmtp-decoder" {@link ZmtpFrameDecoder}
  *       | "zmtp-heartbeat" {@link ZmtpHeartbeatHandler} | your handlers
  * </pre>
+ * With a mechanism that encrypts (CURVE), "zmtp-cipher" opens frames before "zmtp-decoder" reads them, and the
+ * encoder seals what it writes; handlers after them see clear text either way.
  * The three are in place before {@link ZmtpHandshakeSuccessEvent} is fired; this handler removes itself right after
  * firing it, passing on any bytes that followed the handshake. From then on handlers after it read
  * {@link ZmtpMessage}s (or what the configured {@link ZmtpMessageReader} makes) and {@link ZmtpCommand}s such as
@@ -104,6 +105,7 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
     private boolean started;
     private ZmtpMechanism mechanism;
     private SecurityHandshake security;
+    private Zmtp3Greeting greeting;
     private ZmtpVersion negotiated;
     private PendingWriteQueue pendingWrites;
     private ScheduledFuture<?> timeout;
@@ -154,6 +156,7 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         started = true;
         mechanism = config.mechanism().create(config.localMetadata());
         security = new SecurityHandshake(config, mechanism);
+        greeting = new Zmtp3Greeting(config, mechanism.name(), mechanism.isServer());
         if (config.handshakeTimeoutMillis() > 0) {
             timeout = ctx.executor().schedule(() -> fail(ctx, new ZmtpHandshakeException(
                     ZmtpHandshakeFailureReason.TIMEOUT,
@@ -287,49 +290,18 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
             throw ZmtpHandshakeException.versionRefused(config, ZmtpVersion.ZMTP_31);
         }
         ByteBuf rest = ctx.alloc().buffer(ZmtpConstants.GREETING_LENGTH - 11);
-        rest.writeByte(ownMinorVersion());
-        byte[] name = mechanism.name().getBytes(StandardCharsets.US_ASCII);
-        rest.writeBytes(name);
-        rest.writeZero(ZmtpConstants.MECHANISM_LENGTH - name.length);
-        rest.writeByte(mechanism.isServer() ? 1 : 0);
-        rest.writeZero(31);
+        greeting.writeRest(rest);
         ctx.writeAndFlush(rest);
         state = State.GREETING;
         return true;
-    }
-
-    /** We announce 3.1 unless configured to speak only 3.0. */
-    private int ownMinorVersion() {
-        return config.acceptedVersions().contains(ZmtpVersion.ZMTP_31) ? 1 : 0;
     }
 
     private boolean readGreeting(ChannelHandlerContext ctx, ByteBuf in) {
         if (in.readableBytes() < ZmtpConstants.GREETING_LENGTH) {
             return false;
         }
-        int r = in.readerIndex();
-        int major = in.getUnsignedByte(r + 10);
-        int minor = in.getUnsignedByte(r + 11);
-        // A 3.1 peer must accept later versions and talk 3.1 to them; a 3.0 peer gets 3.0.
-        ZmtpVersion version = (major == 3 && minor == 0) || ownMinorVersion() == 0
-                ? ZmtpVersion.ZMTP_30 : ZmtpVersion.ZMTP_31;
-        if (!config.acceptedVersions().contains(version)) {
-            throw ZmtpHandshakeException.versionRefused(config, version);
-        }
-        byte[] expected = new byte[ZmtpConstants.MECHANISM_LENGTH];
-        byte[] name = mechanism.name().getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(name, 0, expected, 0, name.length);
-        for (int i = 0; i < ZmtpConstants.MECHANISM_LENGTH; i++) {
-            if (in.getByte(r + 12 + i) != expected[i]) {
-                String peer = in.toString(r + 12, ZmtpConstants.MECHANISM_LENGTH, StandardCharsets.US_ASCII)
-                        .replace("\0", "");
-                throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.MECHANISM_MISMATCH,
-                        "peer mechanism " + ZmtpPrintable.of(peer.getBytes(StandardCharsets.US_ASCII))
-                                + " (expected: " + mechanism.name() + ")");
-            }
-        }
+        negotiated = greeting.check(in);
         in.skipBytes(ZmtpConstants.GREETING_LENGTH);
-        negotiated = version;
         state = State.COMMANDS;
         security.start(ctx, () -> resumeAfterAuthentication(ctx));
         checkMechanismComplete(ctx);
