@@ -139,7 +139,8 @@ class SecurityRefusalIT {
             ZmtpSocket client = r.ours(DEALER);
             client.connect(endpoint);
             client.send("smuggled");
-            assertThat(r.handshakeFailure()).startsWith("MECHANISM_MISMATCH").contains("\"CURVE\"");
+            // Whichever side reads the other's greeting first ends it: we see the mismatch, or libzmq's close.
+            assertThat(r.handshakeFailure()).matches("MECHANISM_MISMATCH.*\"CURVE\".*|CONNECTION_CLOSED.*");
             r.assertTheirServerReceivedNothing();
             assertThat(client.getOption(ZmtpSocketOption.CURVE_SERVERKEY)).isEmpty();
         }
