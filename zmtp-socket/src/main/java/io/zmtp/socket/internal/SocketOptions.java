@@ -51,8 +51,11 @@ final class SocketOptions {
         return v == null ? option.defaultValue() : (T) v;
     }
 
-    /** The codec configuration of a connection made now by a socket of {@code type}. */
-    ZmtpConfig zmtpConfig(ZmtpSocketType type) {
+    /**
+     * The codec configuration of a connection made now by a socket of {@code type}; {@code zap} checks its peers
+     * unless the AUTHENTICATOR option is set.
+     */
+    ZmtpConfig zmtpConfig(ZmtpSocketType type, ZmtpAuthenticator zap) {
         ZmtpConfig.Builder b = ZmtpConfig.builder(type)
                 .identity(value(ZmtpSocketOption.ROUTING_ID))
                 .handshakeTimeoutMillis(value(ZmtpSocketOption.HANDSHAKE_IVL))
@@ -68,9 +71,7 @@ final class SocketOptions {
         b.mechanism(mechanism());
         b.zapDomain(value(ZmtpSocketOption.ZAP_DOMAIN));
         ZmtpAuthenticator authenticator = value(ZmtpSocketOption.AUTHENTICATOR);
-        if (authenticator != null) {
-            b.authenticator(authenticator);
-        }
+        b.authenticator(authenticator != null ? authenticator : zap);
         return b.build();
     }
 
