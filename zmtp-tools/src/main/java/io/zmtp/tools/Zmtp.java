@@ -3,6 +3,7 @@ package io.zmtp.tools;
 import io.zmtp.tools.bench.BenchCommand;
 import io.zmtp.tools.cat.CatCommand;
 import io.zmtp.tools.demo.DemoCommand;
+import io.zmtp.tools.keygen.KeygenCommand;
 import io.zmtp.tools.perf.LocalLatCommand;
 import io.zmtp.tools.perf.LocalThrCommand;
 import io.zmtp.tools.perf.RemoteLatCommand;
@@ -19,11 +20,12 @@ import picocli.CommandLine.Command;
  * The {@code zmtp} command line.
  */
 @Command(name = "zmtp", mixinStandardHelpOptions = true, version = "netty-zmtp 0.1.0-SNAPSHOT",
-        description = {"ZeroMQ (ZMTP) on Netty: demo, perf tools, benchmarks, cat, proxy and a kill-and-restart soak.",
+        description = {"ZeroMQ (ZMTP) on Netty: demo, perf tools, benchmarks, cat, proxy, keygen and a kill-and-restart "
+                + "soak.",
             "./zmtp example NAME runs the example programs (echo, http, poller; see zmtp-examples/README.md)."},
         subcommands = {DemoCommand.class, LocalLatCommand.class, RemoteLatCommand.class, LocalThrCommand.class,
                 RemoteThrCommand.class, RrServerCommand.class, RrClientCommand.class, BenchCommand.class,
-                CatCommand.class, ProxyCommand.class, SoakCommand.class, SoakPeerCommand.class,
+                CatCommand.class, ProxyCommand.class, KeygenCommand.class, SoakCommand.class, SoakPeerCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Zmtp {
 

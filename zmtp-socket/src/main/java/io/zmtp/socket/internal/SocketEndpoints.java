@@ -64,7 +64,7 @@ final class SocketEndpoints {
     String bind(String endpoint, SocketOptions options) {
         Endpoint ep = parse(endpoint);
         Transport transport = socket.context.transport(ep.scheme());
-        ZmtpConfig config = options.zmtpConfig(socket.type);
+        ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
         int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
         int rcvHwm = options.value(ZmtpSocketOption.RCVHWM);
         // Made before binding: a connection may be accepted before bind returns (an inproc peer waiting for the
@@ -146,7 +146,7 @@ final class SocketEndpoints {
         } catch (IllegalArgumentException e) {
             throw new ZmtpSocketException.EndpointFailed(e.getMessage(), e);
         }
-        ZmtpConfig config = options.zmtpConfig(socket.type);
+        ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
         Pipe pipe = new Pipe(socket, true, endpoint,
                 options.value(ZmtpSocketOption.SNDHWM), options.value(ZmtpSocketOption.RCVHWM));
         Connector c = new Connector(transport, ep, transport.connectLoop(socket.context.group()),

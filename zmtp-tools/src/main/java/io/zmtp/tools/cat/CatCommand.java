@@ -5,7 +5,9 @@ import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.ZmtpSocket;
+import io.zmtp.tools.SecurityOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.BufferedReader;
@@ -64,6 +66,9 @@ public final class CatCommand implements Callable<Integer> {
             + "to stderr.")
     boolean events;
 
+    @Mixin
+    SecurityOptions security;
+
     InputStream stdin = System.in;
     PrintStream stdout = System.out;
 
@@ -75,7 +80,12 @@ public final class CatCommand implements Callable<Integer> {
         }
         PrintStream out = new PrintStream(stdout, true, StandardCharsets.UTF_8);
         try (ZmtpContext context = new ZmtpContext(); ZmtpSocket socket = context.socket(type)) {
-            configure(socket);
+            try {
+                configure(socket);
+            } catch (IllegalArgumentException e) {
+                System.err.println("zmtp cat: " + e.getMessage());
+                return 2;
+            }
             for (String endpoint : binds) {
                 String bound = socket.bind(endpoint);
                 if (events) {
@@ -93,6 +103,8 @@ public final class CatCommand implements Callable<Integer> {
         if (events) {
             socket.monitor(e -> System.err.println(e));
         }
+        // A socket that only binds is the PLAIN server.
+        security.apply(socket, connects.isEmpty());
         if (identity != null) {
             socket.setOption(ZmtpSocketOption.ROUTING_ID, FrameText.unescape(identity));
         }
