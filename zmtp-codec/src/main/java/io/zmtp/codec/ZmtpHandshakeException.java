@@ -34,6 +34,7 @@ public class ZmtpHandshakeException extends ZmtpCodecException {
     public ZmtpHandshakeException(ZmtpHandshakeFailureReason reason, String message, Throwable cause) {
         super(message, cause);
         this.reason = reason;
+        this.silent = false;
     }
 
     public ZmtpHandshakeFailureReason reason() {
