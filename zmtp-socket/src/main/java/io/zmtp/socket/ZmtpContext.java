@@ -18,6 +18,7 @@ import io.zmtp.socket.internal.ReqSocket;
 import io.zmtp.socket.internal.RouterSocket;
 import io.zmtp.socket.internal.SocketBase;
 import io.zmtp.socket.internal.SocketContext;
+import io.zmtp.socket.internal.StreamSocket;
 import io.zmtp.socket.internal.SubSocket;
 import io.zmtp.socket.internal.ZapClient;
 import io.zmtp.socket.transport.InprocTransport;
@@ -140,6 +141,9 @@ public final class ZmtpContext implements AutoCloseable {
                 break;
             case PAIR:
                 s = new PairSocket(context);
+                break;
+            case STREAM:
+                s = new StreamSocket(context);
                 break;
             default:
                 throw new IllegalArgumentException("socket type: " + type);

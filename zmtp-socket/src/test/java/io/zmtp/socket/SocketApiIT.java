@@ -76,8 +76,10 @@ class SocketApiIT {
         String endpoint = rep.bind("tcp://127.0.0.1:*");
         ZmtpSocket req = socket(REQ);
         req.connect(endpoint);
+        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.LISTENING);
+        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.ACCEPTED);
         ZmtpSocketEvent connected = events.poll(5, TimeUnit.SECONDS);
-        assertThat(connected.type()).isEqualTo(ZmtpSocketEvent.Type.CONNECTED);
+        assertThat(connected.type()).isEqualTo(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED);
         assertThat(connected.version()).isEqualTo(io.zmtp.codec.ZmtpVersion.ZMTP_31);
         assertThat(connected.peerSocketType()).isEqualTo(REQ);
         req.close();
@@ -85,6 +87,7 @@ class SocketApiIT {
 
         ZmtpSocket push = socket(PUSH);
         push.connect(endpoint);
+        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.ACCEPTED);
         ZmtpSocketEvent failed = events.poll(5, TimeUnit.SECONDS);
         assertThat(failed.type()).isEqualTo(ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
         assertThat(failed.detail()).contains("INCOMPATIBLE_SOCKET_TYPE");

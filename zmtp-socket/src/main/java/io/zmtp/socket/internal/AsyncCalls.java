@@ -170,6 +170,14 @@ final class AsyncCalls {
                 continue;
             }
             if (!sent) {
+                if (socket.overflowPolicy() == io.zmtp.socket.ZmtpOverflowPolicy.FAIL) {
+                    sends.poll();
+                    ReferenceCountUtil.release(s.msg);
+                    PendingSend failed = s;
+                    ZmtpSocketException full = socket.queueFull();
+                    completions.add(() -> failed.future.completeExceptionally(full));
+                    continue;
+                }
                 return;
             }
             sends.poll();

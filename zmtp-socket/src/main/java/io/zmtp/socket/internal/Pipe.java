@@ -2,6 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.netty.channel.Channel;
 import io.netty.util.ReferenceCountUtil;
+import io.zmtp.codec.ZmtpHandshakeFailureReason;
 import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMessageBatch;
@@ -94,7 +95,7 @@ public final class Pipe {
     private final AtomicLong sent = new AtomicLong();
 
     // user side
-    private byte[] routingId;
+    private volatile byte[] routingId;
     private boolean routable;
 
     Pipe(PipeListener listener, boolean connecting, String endpoint, int sndHwm, int rcvHwm) {
@@ -220,7 +221,7 @@ public final class Pipe {
                 }
             }
         }
-        return c.next();
+        return countTaken(c.next());
     }
 
     /** Whether {@link #offer} would accept a message now. User side. */
@@ -236,6 +237,9 @@ public final class Pipe {
         if (!hasRoom()) {
             return false;
         }
+        msg = trackIfAsked(msg);
+        // Counted before it is published: once queued, the drain may take it and the encoder consume it.
+        countQueuedOut(msg);
         out.offer(msg);
         scheduleDrain();
         return true;
@@ -279,11 +283,12 @@ public final class Pipe {
 
     /** Counts a message dropped for this peer (PUB at HWM). */
     public void countDrop() {
-        dropped.incrementAndGet();
+        countDrops(1);
     }
 
     /** Releases both queues and closes the connection; the pipe is then dead. */
     public void terminate() {
+        retireCounters();
         state = State.TERMINATED;
         releaseAll();
         Channel ch = channel;
@@ -299,16 +304,21 @@ public final class Pipe {
      */
     public void discardOutput() {
         discardRequested = true;
+        int discarded = 0;
         while (discardRequested && out.tryClaim()) {
             discardRequested = false;
             try {
                 Object m;
-                while ((m = out.poll()) != null) {
+                while ((m = pollOut()) != null) {
                     release(m);
+                    discarded++;
                 }
             } finally {
                 out.unclaim();
             }
+        }
+        if (discarded > 0) {
+            countDrops(discarded);
         }
     }
 
@@ -359,6 +369,7 @@ public final class Pipe {
             return;
         }
         received.lazySet(received.get() + 1); // only the I/O thread writes it
+        inBytesQueued.lazySet(inBytesQueued.get() + msg.contentLength());
         InboundBatch f = filling;
         if (f == null) {
             filling = f = new InboundBatch(INBOUND_BATCH);
@@ -474,7 +485,7 @@ public final class Pipe {
         ZmtpMessageBatch batch = null;
         try {
             Object m;
-            while (ch.isWritable() && (m = out.poll()) != null) {
+            while (ch.isWritable() && (m = pollOut()) != null) {
                 // The count senders check for room is published every few messages, not once per message (an
                 // ordered store each) nor only at the end (a sender at SNDHWM would wait for the whole drain).
                 if (++taken % DRAIN_COUNT_BATCH == 0) {
@@ -500,6 +511,11 @@ public final class Pipe {
                 if (batch != null) {
                     written += writeBatch(ch, batch);
                     batch = null;
+                }
+                if (m instanceof TrackedMessage) {
+                    ((TrackedMessage) m).writeTo(ch);
+                    written++;
+                    continue;
                 }
                 if (m instanceof ForConnection) {
                     ForConnection f = (ForConnection) m;
@@ -539,10 +555,178 @@ public final class Pipe {
 
     /** Tells the socket's monitors about this pipe's connection (I/O thread). */
     void emit(ZmtpSocketEvent.Type type, Channel ch, String detail) {
+        emit(type, ch, detail, null);
+    }
+
+    void emit(ZmtpSocketEvent.Type type, Channel ch, String detail, ZmtpHandshakeFailureReason reason) {
         ZmtpHandshakeSuccessEvent h = handshake;
         boolean current = h != null && channel == ch;
         listener.pipeEvent(new ConnectionEvent(type, endpoint, ch.remoteAddress(), current ? h.version() : null,
-                current ? h.peerMetadata().socketType() : null, current ? h.peerMetadata().identity() : null, detail));
+                current ? h.peerMetadata().socketType() : null, current ? h.peerMetadata().identity() : null, detail,
+                this, reason, null, 0));
+    }
+
+    // ---- peers, queue sizes in bytes, drops (what ZmtpPeer and the socket's totals read)
+
+    private final java.util.concurrent.atomic.AtomicBoolean retired = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Once, as the pipe is terminated: hands its sent and received counts to the socket's totals, which keep
+     * counting what pipes that are gone did (Micrometer counters must never go down).
+     */
+    private void retireCounters() {
+        if (listener instanceof SocketBase && retired.compareAndSet(false, true)) {
+            ((SocketBase) listener).retire(sent.get(), received.get());
+        }
+    }
+
+    /** Whether a connection of this pipe ever completed its handshake (for STREAM: came up). */
+    boolean hasHandshaken() {
+        return handshake != null;
+    }
+
+    /** The application's handle on this pipe: one per pipe. */
+    private final Peer peerHandle = new Peer(this);
+    /**
+     * Bytes ever queued, and ever taken, in each direction: each written by one side only (the producer under the
+     * socket lock, the I/O thread, the claimed consumer, the application under the lock), with an ordered store and
+     * no read-modify-write, and read by anyone as a difference.
+     */
+    private final AtomicLong outBytesQueued = new AtomicLong();
+    private final AtomicLong outBytesTaken = new AtomicLong();
+    private final AtomicLong inBytesQueued = new AtomicLong();
+    private final AtomicLong inBytesTaken = new AtomicLong();
+
+    Peer peer() {
+        return peerHandle;
+    }
+
+    /** The socket this pipe belongs to. */
+    SocketBase socket() {
+        return (SocketBase) listener;
+    }
+
+    /** Bytes of the messages queued for the peer (frames' content). */
+    public long outBytes() {
+        long taken = outBytesTaken.get();
+        return Math.max(0, outBytesQueued.get() - taken);
+    }
+
+    /** Bytes of the received messages not yet taken by the application. */
+    public long inBytes() {
+        long taken = inBytesTaken.get();
+        return Math.max(0, inBytesQueued.get() - taken);
+    }
+
+    public boolean isOutHwmReached() {
+        return sndHwm > 0 && out.size() >= sndHwm;
+    }
+
+    public boolean isInHwmReached() {
+        return readPaused;
+    }
+
+    public int sndHwm() {
+        return sndHwm;
+    }
+
+    /** Counts {@code n} messages dropped for this peer, and tells the socket (its total and its monitors). */
+    void countDrops(int n) {
+        dropped.addAndGet(n);
+        if (listener instanceof SocketBase) {
+            ((SocketBase) listener).messagesDropped(n);
+        }
+    }
+
+    /** Producer side: {@code queued} was just offered. */
+    private void countQueuedOut(Object queued) {
+        outBytesQueued.lazySet(outBytesQueued.get() + queuedBytes(queued));
+    }
+
+    /** The claimed consumer's poll, counting the bytes it takes. */
+    private Object pollOut() {
+        Object m = out.poll();
+        if (m != null) {
+            outBytesTaken.lazySet(outBytesTaken.get() + queuedBytes(m));
+        }
+        return m;
+    }
+
+    /** User side: {@code m} was just taken by the application (or null). */
+    private ZmtpMessage countTaken(ZmtpMessage m) {
+        if (m != null) {
+            inBytesTaken.lazySet(inBytesTaken.get() + m.contentLength());
+        }
+        return m;
+    }
+
+    private static long queuedBytes(Object queued) {
+        if (queued instanceof ZmtpMessage) {
+            return ((ZmtpMessage) queued).contentLength();
+        }
+        if (queued instanceof TrackedMessage) {
+            return ((TrackedMessage) queued).message().contentLength();
+        }
+        return 0;
+    }
+
+    /**
+     * {@code msg} as it is queued: wrapped for a promise if the socket is in a tracked send (under its lock, as the
+     * caller is), as it is. One field read on every offer; only tracked sends allocate.
+     */
+    private Object trackIfAsked(Object msg) {
+        if (listener instanceof SocketBase && msg instanceof ZmtpMessage) {
+            DeliveryTracker t = ((SocketBase) listener).tracker;
+            if (t != null) {
+                return t.wrap((ZmtpMessage) msg);
+            }
+        }
+        return msg;
+    }
+
+    // ---- overflow: DROP_OLDEST
+
+    /**
+     * Queues {@code msg} in place of the oldest queued message when the pipe is at SNDHWM (DROP_OLDEST). User side,
+     * under the socket lock (the producer). The producer takes the consumer role for one poll ({@code tryClaim}):
+     * if the drain holds it, the drain is moving messages out and room is coming, so this looks once more and
+     * otherwise gives up (false: the caller drops {@code msg} instead). Only an application message is evicted,
+     * never a subscription or other command. Returns true if the pipe took {@code msg}.
+     */
+    boolean offerReplacingOldest(Object msg) {
+        if (state == State.TERMINATED) {
+            return false;
+        }
+        if (!out.producerBelow(sndHwm) && out.tryClaim()) {
+            Object oldest = null;
+            try {
+                Object head = out.peek();
+                if (head instanceof ZmtpMessage || head instanceof TrackedMessage) {
+                    oldest = pollOut();
+                }
+            } finally {
+                out.unclaim();
+            }
+            if (discardRequested) {
+                discardOutput();
+            }
+            if (oldest != null) {
+                if (oldest instanceof TrackedMessage) {
+                    ((TrackedMessage) oldest).discardReason("dropped for a newer message (DROP_OLDEST)");
+                }
+                release(oldest);
+                countDrop();
+            }
+        }
+        if (!out.producerBelow(sndHwm)) {
+            return false;
+        }
+        msg = trackIfAsked(msg);
+        countQueuedOut(msg);
+        out.offer(msg);
+        // A drain that found the queue claimed by this has left: schedule one for what is queued.
+        scheduleDrain();
+        return true;
     }
 
     @Override

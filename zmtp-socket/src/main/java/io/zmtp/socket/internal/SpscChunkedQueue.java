@@ -186,4 +186,22 @@ final class SpscChunkedQueue<E> {
     boolean isEmpty() {
         return size() == 0;
     }
+
+    // ---------------------------------------------------------------- claimed consumer, for a producer evicting
+
+    /**
+     * The next element without taking it, or null. Claimed consumer only: a producer that must drop the oldest
+     * element (DROP_OLDEST) claims the consumer side with {@link #tryClaim()}, looks, polls, and unclaims.
+     */
+    @SuppressWarnings("unchecked")
+    E peek() {
+        long c = position;
+        if (c == producedSeen) {
+            producedSeen = (long) PRODUCED.getVolatile(this);
+            if (c == producedSeen) {
+                return null;
+            }
+        }
+        return (E) head.slots[(int) c & MASK];
+    }
 }

@@ -89,4 +89,66 @@ class SpscChunkedQueueTest {
         assertThat(lastTaken[0]).isEqualTo(total - 1);
         assertThat(q.size()).isZero();
     }
+
+    /**
+     * DROP_OLDEST: the producer, at its limit, claims the consumer side to evict the head while a drain consumes.
+     * Every element is taken or evicted exactly once, those taken come in order, and the limit holds.
+     */
+    @Test
+    void shouldLoseAndDuplicateNothingWhenTheProducerEvictsTheOldestWhileADrainConsumes() throws Exception {
+        SpscChunkedQueue<Long> q = new SpscChunkedQueue<>();
+        long total = 1_000_000;
+        int limit = 100;
+        AtomicLong taken = new AtomicLong();
+        long[] lastTaken = {-1};
+        List<Throwable> errors = new ArrayList<>();
+        Thread drain = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                if (!q.tryClaim()) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                try {
+                    Long e;
+                    int run = 0;
+                    while (run++ < 64 && (e = q.poll()) != null) {
+                        if (e <= lastTaken[0]) {
+                            errors.add(new AssertionError("out of order: " + e + " after " + lastTaken[0]));
+                        }
+                        lastTaken[0] = e;
+                        taken.incrementAndGet();
+                    }
+                } finally {
+                    q.unclaim();
+                }
+            }
+        }, "drain");
+        drain.start();
+        long evicted = 0;
+        for (long i = 0; i < total; i++) {
+            if (!q.producerBelow(limit) && q.tryClaim()) {
+                try {
+                    if (q.peek() != null) {
+                        q.poll();
+                        evicted++;
+                    }
+                } finally {
+                    q.unclaim();
+                }
+            }
+            if (!q.producerBelow(limit)) {
+                evicted++; // dropped instead (the drain held the queue)
+                continue;
+            }
+            q.offer(i);
+            assertThat(q.producerSize()).isLessThanOrEqualTo(limit);
+        }
+        while (q.size() > 0) {
+            Thread.onSpinWait();
+        }
+        drain.interrupt();
+        drain.join();
+        assertThat(errors).isEmpty();
+        assertThat(taken.get() + evicted).isEqualTo(total);
+    }
 }
