@@ -9,6 +9,7 @@ import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.ReferenceCounted;
 import io.netty.util.concurrent.PromiseNotifier;
+import io.zmtp.codec.mechanism.ZmtpFrameCipher;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,9 @@ import java.util.List;
  * promise only and leaves nothing of itself in the batch; the messages before and after it go out whole. A message
  * with no frames is written as one empty frame.
  *
+ * <p>With a {@link ZmtpFrameCipher} (CURVE), every frame and command is sealed into a frame of its own as it is
+ * written into the batch; large frames are then copied too, since encryption writes new bytes anyway.
+ *
  * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Framing"</a>
  * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0)</a>
  * @see <a href="https://rfc.zeromq.org/spec/13/">13/ZMTP (ZMTP 1.0)</a>
@@ -38,9 +42,22 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
     private ChannelPromise batchPromise;
     private List<ChannelPromise> morePromises;
 
-    @SuppressWarnings("unchecked")
+    /**
+     * @param version       the negotiated version, whose framing to write
+     * @param messageWriter writes the application's own objects, or null
+     */
     public ZmtpFrameEncoder(ZmtpVersion version, ZmtpMessageWriter<?> messageWriter) {
-        this.frames = new BatchingFrameSink(version);
+        this(version, messageWriter, null);
+    }
+
+    /**
+     * @param version       the negotiated version, whose framing to write
+     * @param messageWriter writes the application's own objects, or null
+     * @param cipher        seals every frame (CURVE), or null for clear text; this connection's own
+     */
+    @SuppressWarnings("unchecked")
+    public ZmtpFrameEncoder(ZmtpVersion version, ZmtpMessageWriter<?> messageWriter, ZmtpFrameCipher cipher) {
+        this.frames = new BatchingFrameSink(version, cipher);
         this.messageWriter = (ZmtpMessageWriter<Object>) messageWriter;
     }
 

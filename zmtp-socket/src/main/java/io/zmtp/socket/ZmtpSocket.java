@@ -111,8 +111,9 @@ public final class ZmtpSocket implements AutoCloseable {
 
     /**
      * Sends without blocking the caller: completes once the message is queued, or exceptionally (e.g.
-     * {@link ZmtpSocketException.Closed}). Async sends from one thread are queued in order. Completion runs on an
-     * internal thread; don't block in it.
+     * {@link ZmtpSocketException.Closed}). Async sends from one thread are queued in order. When the message can be
+     * queued at once (room, nothing queued before it) the stage is complete when this returns; otherwise completion
+     * runs on an internal thread. Don't block in a completion.
      */
     public CompletionStage<Void> sendAsync(ZmtpMessage msg) {
         return impl.sendAsync(Objects.requireNonNull(msg, "msg"));
@@ -328,6 +329,10 @@ public final class ZmtpSocket implements AutoCloseable {
         if (adapter != null) {
             impl.removeMonitor(adapter);
         }
+    }
+
+    boolean isClosed() {
+        return impl.isClosed();
     }
 
     boolean pollIn() {

@@ -304,6 +304,51 @@ class SocketApiIT {
         }
     }
 
+    /**
+     * libzmq's zmq_poll fails with ETERM/ENOTSOCK for a socket whose context is terminated or that is closed; a poll
+     * that waited on anyway would hang a proxy or a worker loop past its context's close.
+     */
+    @Test
+    void shouldEndAPollWithClosedWhenARegisteredSocketIsClosedOrItsContextCloses() throws Exception {
+        ZmtpSocket pull = socket(PULL);
+        pull.bind("tcp://127.0.0.1:*");
+        try (ZmtpPoller poller = new ZmtpPoller()) {
+            poller.register(pull, ZmtpPoller.Interest.IN);
+            CompletableFuture<Throwable> ended = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try {
+                    poller.poll(null);
+                    ended.complete(null);
+                } catch (Throwable e) {
+                    ended.complete(e);
+                }
+            });
+            t.start();
+            pull.close();
+            assertThat(ended.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                    .isInstanceOf(ZmtpSocketException.Closed.class);
+            assertThatThrownBy(() -> poller.poll(Duration.ZERO)).isInstanceOf(ZmtpSocketException.Closed.class);
+        }
+
+        ZmtpContext other = ZmtpContext.builder().lingerCapMillis(0).build();
+        ZmtpSocket rep = other.socket(REP);
+        try (ZmtpPoller poller = new ZmtpPoller()) {
+            poller.register(rep, ZmtpPoller.Interest.IN);
+            CompletableFuture<Throwable> ended = new CompletableFuture<>();
+            new Thread(() -> {
+                try {
+                    poller.poll(null);
+                    ended.complete(null);
+                } catch (Throwable e) {
+                    ended.complete(e);
+                }
+            }).start();
+            other.close();
+            assertThat(ended.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                    .isInstanceOf(ZmtpSocketException.Closed.class);
+        }
+    }
+
     @Test
     void shouldRejectAReleasedMessageAtSendAndDeliverTheMessagesAroundItWhole() {
         ZmtpSocket pull = socket(PULL);

@@ -68,7 +68,7 @@ final class SocketEndpoints {
         Endpoint ep = parse(endpoint);
         checkRawStream(ep);
         Transport transport = socket.context.transport(ep.scheme());
-        ZmtpConfig config = options.zmtpConfig(socket.type);
+        ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
         int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
         int rcvHwm = options.value(ZmtpSocketOption.RCVHWM);
         // Made before binding: a connection may be accepted before bind returns (an inproc peer waiting for the
@@ -155,7 +155,7 @@ final class SocketEndpoints {
         } catch (IllegalArgumentException e) {
             throw new ZmtpSocketException.EndpointFailed(e.getMessage(), e);
         }
-        ZmtpConfig config = options.zmtpConfig(socket.type);
+        ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
         Pipe pipe = new Pipe(socket, true, endpoint,
                 options.value(ZmtpSocketOption.SNDHWM), options.value(ZmtpSocketOption.RCVHWM));
         Connector c = new Connector(transport, ep, transport.connectLoop(socket.context.group()),

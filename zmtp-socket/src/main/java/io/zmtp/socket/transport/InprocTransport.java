@@ -141,6 +141,13 @@ public final class InprocTransport implements Transport {
         return new LocalAddress(prefix + name);
     }
 
+    /** Whether a socket of this context has bound {@code inproc://name} (the ZAP handler's, for one). */
+    public boolean hasListener(String name) {
+        synchronized (lock) {
+            return isBound(name);
+        }
+    }
+
     /** Whether {@code name} is bound by a listener that is open (a closed one may not have been forgotten yet). */
     private boolean isBound(String name) {
         Channel ch = bound.get(name);
