@@ -581,6 +581,16 @@ public final class Pipe {
         }
     }
 
+    /**
+     * The user id the security mechanism's authenticator gave the peer on its last handshake (PLAIN's user name,
+     * a CURVE key), or null if none did.
+     */
+    String userId() {
+        ZmtpHandshakeSuccessEvent h = handshake;
+        String id = h == null ? null : h.userId();
+        return id == null || id.isEmpty() ? null : id;
+    }
+
     /** Whether a connection of this pipe ever completed its handshake (for STREAM: came up). */
     boolean hasHandshaken() {
         return handshake != null;
