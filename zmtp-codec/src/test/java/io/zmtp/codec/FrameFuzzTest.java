@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * captures; what is checked is in {@link CodecFuzzing}.
  */
 class FrameFuzzTest {
-    private static final byte[][] HANDSHAKES = {
+    static final byte[][] HANDSHAKES = {
         Wire.hex("01 00"),                                              // 1.0: an anonymous identity frame
         Wire.concat(Wire.signature(0), Wire.hex("01 06 00 00")),        // 2.0: revision 1, ROUTER, no identity
         Wire.concat(Wire.rawGreeting(0), Wire.ready("Socket-Type", "ROUTER")),
