@@ -8,7 +8,7 @@ import java.util.stream.Stream;
 
 /**
  * Fuzzes the frame decoder and heartbeats after a NULL handshake, for each version: byte 0's bits 1-2 pick ZMTP
- * 1.0, 2.0, 3.0 or 3.1 (we are a DEALER, the peer a ROUTER), bit 0 heartbeats. Seeded with every block of the libzmq
+ * 1.0, 2.0, 3.0 or 3.1 (we are a DEALER, the peer a ROUTER), bit 0 heartbeats. Seeded with the frames of the libzmq
  * captures; what is checked is in {@link CodecFuzzing}.
  */
 class FrameFuzzTest {
@@ -20,7 +20,7 @@ class FrameFuzzTest {
     };
 
     static Stream<Arguments> shouldKeepTheCodecGuaranteesWhateverThePeerSendsAfterTheHandshake() {
-        return FuzzSeeds.blocks();
+        return FuzzSeeds.frames();
     }
 
     @MethodSource
