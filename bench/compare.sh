@@ -13,6 +13,8 @@
 #   SCALE=0.2 RUNS=1 bench/compare.sh   # anything in between; SIZES="64 1024" LAT_SIZES="1" to narrow
 #   SECTIONS=rr SCALE=0.05 RUNS=1 bench/compare.sh   # only some sections (thr lat rr); charts are redrawn
 #                                                    # only for the sections that ran; RR_SIZES, RR_INFLIGHT
+#   SECTIONS=curve bench/compare.sh  # CURVE only: throughput (with the mixed pairs) and latency at CURVE_SIZES
+#                                    # (64 and 1024 B), libzmq (libsodium) and ours; part of the default sections
 #   TRANSPORT=ipc bench/compare.sh   # the same over ipc:// (Unix domain sockets, a path per run under
 #                                    # target/compare-ipc); results, table and charts go to target/compare-ipc, the
 #                                    # charts in docs/ stay tcp's. JeroMQ is left out: its ipc:// is tcp on loopback.
@@ -37,7 +39,12 @@ SIZES=${SIZES:-"1 16 64 256 1024 65536"}
 LAT_SIZES=${LAT_SIZES:-"1 1024"}
 MIXED_SIZES=${MIXED_SIZES:-"64 1024"}   # mixed pairs: our local_thr with libzmq's remote_thr and the reverse
 IMPLS=${IMPLS:-$default_impls}
-SECTIONS=${SECTIONS:-"thr lat rr"}
+SECTIONS=${SECTIONS:-"thr lat rr curve"}
+CURVE_SIZES=${CURVE_SIZES:-"64 1024"}
+# The zmq_curve man page's server test pair: the binding side is the CURVE server, the connecting side its client
+# (with a new key pair each run).
+CURVE_PUBLIC='rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7'
+CURVE_SECRET='JTKVSB%%)wK0E.X)V>+}o?pNmC{O&4W4b!Ni{Lh6'
 RR_SIZES=${RR_SIZES:-"16 1024"}
 RR_INFLIGHT=${RR_INFLIGHT:-1000}
 PORT=${PORT:-5700}
@@ -95,12 +102,18 @@ results="$out/results.csv"
 echo "kind,local,remote,size,run,value,p50,p90,p99,p999,max" > "$results"
 
 # run_pair kind local_impl remote_impl size count run. For rr, local is the server (rr_server) and remote the client.
+# Kinds cthr and clat are thr and lat over CURVE.
 run_pair() {
   local kind=$1 limpl=$2 rimpl=$3 size=$4 count=$5 run=$6
   local ltool rtool port=$PORT
   local largs=("$size" "$count") rargs=("$size" "$count")
   PORT=$((PORT + 1))
-  case "$kind" in
+  local base=$kind
+  if [ "$kind" = cthr ] || [ "$kind" = clat ]; then
+    base=${kind#c}
+    largs+=(--curve-secret-key "$CURVE_SECRET"); rargs+=(--curve-server-key "$CURVE_PUBLIC")
+  fi
+  case "$base" in
     thr) ltool=local_thr; rtool=remote_thr ;;
     lat) ltool=local_lat; rtool=remote_lat ;;
     rr)
@@ -131,11 +144,11 @@ run_pair() {
   fi
   # libzmq 4.3 leaves a named ipc path's file behind when it closes (ours removes it).
   [ "$TRANSPORT" = ipc ] && rm -f "${bind_ep#ipc://}"
-  if [ "$kind" = thr ]; then
+  if [ "$base" = thr ]; then
     local v
     v=$(sed -n 's/^mean throughput: \([0-9]*\) \[msg\/s\]$/\1/p' "$lout")
-    echo "thr,$limpl,$rimpl,$size,$run,$v,,,,," >> "$results"
-    printf '  thr %-6s <- %-6s %6s B  run %d: %12s msg/s\n' "$limpl" "$rimpl" "$size" "$run" "$v" >&2
+    echo "$kind,$limpl,$rimpl,$size,$run,$v,,,,," >> "$results"
+    printf '  %-4s %-6s <- %-6s %6s B  run %d: %12s msg/s\n' "$kind" "$limpl" "$rimpl" "$size" "$run" "$v" >&2
   elif [ "$kind" = rr ]; then
     local v
     v=$(sed -n 's/^mean throughput: \([0-9]*\) \[req\/s\]$/\1/p' "$rout")
@@ -149,8 +162,9 @@ run_pair() {
     p99=$(sed -n 's/^latency p99: \([0-9.]*\) \[us\]$/\1/p' "$rout")
     p999=$(sed -n 's/^latency p99.9: \([0-9.]*\) \[us\]$/\1/p' "$rout")
     max=$(sed -n 's/^latency max: \([0-9.]*\) \[us\]$/\1/p' "$rout")
-    echo "lat,$limpl,$rimpl,$size,$run,$avg,$p50,$p90,$p99,$p999,$max" >> "$results"
-    printf '  lat %-6s <- %-6s %6s B  run %d: %10s us (p99 %s)\n' "$limpl" "$rimpl" "$size" "$run" "$avg" "$p99" >&2
+    echo "$kind,$limpl,$rimpl,$size,$run,$avg,$p50,$p90,$p99,$p999,$max" >> "$results"
+    printf '  %-4s %-6s <- %-6s %6s B  run %d: %10s us (p99 %s)\n' "$kind" "$limpl" "$rimpl" "$size" "$run" "$avg" \
+      "$p99" >&2
   fi
 }
 
@@ -189,6 +203,21 @@ for size in $RR_SIZES; do
     run_pair rr zmtp zmtp "$size" "$n" "$run"
     run_pair rr zmtp libzmq "$size" "$n" "$run"
     run_pair rr libzmq zmtp "$size" "$n" "$run"
+  done
+done
+has_section curve || CURVE_SIZES=""
+if has_section curve; then echo "== CURVE (libzmq with libsodium, ours with Bouncy Castle)" >&2; fi
+for size in $CURVE_SIZES; do
+  n=$(( $(thr_count "$size") / 5 ))
+  for run in $(seq 1 "$RUNS"); do
+    for impl in libzmq zmtp; do
+      run_pair cthr "$impl" "$impl" "$size" "$n" "$run"
+    done
+    run_pair cthr zmtp libzmq "$size" "$n" "$run"
+    run_pair cthr libzmq zmtp "$size" "$n" "$run"
+    for impl in libzmq zmtp; do
+      run_pair clat "$impl" "$impl" "$size" "$(lat_count)" "$run"
+    done
   done
 done
 echo "== done in $(( $(date +%s) - start )) s" >&2

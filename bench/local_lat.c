@@ -3,6 +3,7 @@
 
 int main(int argc, char *argv[])
 {
+    argc = strip_security(argc, argv);
     if (argc != 4) {
         fprintf(stderr, "usage: local_lat <bind-to> <message-size> <roundtrip-count>\n");
         return 1;
@@ -14,6 +15,7 @@ int main(int argc, char *argv[])
     void *s = zmq_socket(ctx, ZMQ_REP);
     if (!s)
         die("zmq_socket");
+    apply_security(s);
     if (zmq_bind(s, bind_to) != 0)
         die("zmq_bind");
     zmq_msg_t msg;

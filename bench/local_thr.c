@@ -3,6 +3,7 @@
 
 int main(int argc, char *argv[])
 {
+    argc = strip_security(argc, argv);
     int pubsub = parse_pubsub(argc, argv,
                               "usage: local_thr <bind-to> <message-size> <message-count> [--pubsub]");
     const char *bind_to = argv[1];
@@ -12,6 +13,7 @@ int main(int argc, char *argv[])
     void *s = zmq_socket(ctx, pubsub ? ZMQ_SUB : ZMQ_PULL);
     if (!s)
         die("zmq_socket");
+    apply_security(s);
     if (pubsub && zmq_setsockopt(s, ZMQ_SUBSCRIBE, "", 0) != 0)
         die("zmq_setsockopt");
     if (zmq_bind(s, bind_to) != 0)

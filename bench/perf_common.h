@@ -22,6 +22,54 @@ static inline void die(const char *what)
     exit(1);
 }
 
+/* CURVE, as the zmtp tools take it: --curve-server-key Z85 makes a client (with --curve-secret-key, or a new key
+ * pair); --curve-secret-key alone makes a server (any client key: no ZAP handler). Removed from argv, so the
+ * positional arguments are where they always were. */
+static const char *curve_server_key;
+static const char *curve_secret_key;
+
+static inline int strip_security(int argc, char *argv[])
+{
+    int out = 1;
+    for (int i = 1; i < argc; i++) {
+        if ((strcmp(argv[i], "--curve-server-key") == 0 || strcmp(argv[i], "--curve-secret-key") == 0)
+            && i + 1 < argc) {
+            if (argv[i][8] == 's' && argv[i][9] == 'e' && argv[i][10] == 'r')
+                curve_server_key = argv[i + 1];
+            else
+                curve_secret_key = argv[i + 1];
+            i++;
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    return out;
+}
+
+static inline void apply_security(void *s)
+{
+    if (curve_server_key) {
+        char public_key[41], secret_key[41];
+        if (curve_secret_key) {
+            strncpy(secret_key, curve_secret_key, sizeof secret_key - 1);
+            secret_key[40] = 0;
+            if (zmq_curve_public(public_key, secret_key) != 0)
+                die("zmq_curve_public");
+        } else if (zmq_curve_keypair(public_key, secret_key) != 0) {
+            die("zmq_curve_keypair");
+        }
+        if (zmq_setsockopt(s, ZMQ_CURVE_SERVERKEY, curve_server_key, 40) != 0
+            || zmq_setsockopt(s, ZMQ_CURVE_PUBLICKEY, public_key, 40) != 0
+            || zmq_setsockopt(s, ZMQ_CURVE_SECRETKEY, secret_key, 40) != 0)
+            die("zmq_setsockopt CURVE client");
+    } else if (curve_secret_key) {
+        int one = 1;
+        if (zmq_setsockopt(s, ZMQ_CURVE_SERVER, &one, sizeof one) != 0
+            || zmq_setsockopt(s, ZMQ_CURVE_SECRETKEY, curve_secret_key, 40) != 0)
+            die("zmq_setsockopt CURVE server");
+    }
+}
+
 /* Optional 4th argument --pubsub: the throughput pair uses SUB (bind) and PUB (connect). */
 static inline int parse_pubsub(int argc, char *argv[], const char *usage)
 {

@@ -20,6 +20,7 @@ static double pct(const unsigned long long *sorted, long long n, double p)
 
 int main(int argc, char *argv[])
 {
+    argc = strip_security(argc, argv);
     if (argc != 4) {
         fprintf(stderr, "usage: remote_lat <connect-to> <message-size> <roundtrip-count>\n");
         return 1;
@@ -32,6 +33,7 @@ int main(int argc, char *argv[])
     void *s = zmq_socket(ctx, ZMQ_REQ);
     if (!s || !rtt)
         die("zmq_socket");
+    apply_security(s);
     if (zmq_connect(s, connect_to) != 0)
         die("zmq_connect");
     zmq_msg_t msg;

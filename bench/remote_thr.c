@@ -5,6 +5,7 @@
 
 int main(int argc, char *argv[])
 {
+    argc = strip_security(argc, argv);
     int pubsub = parse_pubsub(argc, argv,
                               "usage: remote_thr <connect-to> <message-size> <message-count> [--pubsub]");
     const char *connect_to = argv[1];
@@ -14,6 +15,7 @@ int main(int argc, char *argv[])
     void *s = zmq_socket(ctx, pubsub ? ZMQ_XPUB : ZMQ_PUSH);
     if (!s)
         die("zmq_socket");
+    apply_security(s);
     if (pubsub) {
         int one = 1;
         if (zmq_setsockopt(s, ZMQ_XPUB_NODROP, &one, sizeof one) != 0)

@@ -13,17 +13,21 @@ results, docs = sys.argv[1], sys.argv[2]
 thr = defaultdict(list)
 lat = defaultdict(list)
 rr = defaultdict(list)
+# The same over CURVE (compare.sh's curve section: kinds cthr and clat).
+cthr = defaultdict(list)
+clat = defaultdict(list)
 with open(results) as f:
     for row in csv.DictReader(f):
         if not row["value"]:
             continue
         key = (row["local"], row["remote"], int(row["size"]))
-        if row["kind"] == "thr":
-            thr[key].append(float(row["value"]))
+        if row["kind"] in ("thr", "cthr"):
+            (thr if row["kind"] == "thr" else cthr)[key].append(float(row["value"]))
         elif row["kind"] == "rr":
             rr[key].append(float(row["value"]))
         else:
-            lat[key].append({k: float(row[k]) for k in ("value", "p50", "p90", "p99", "p999", "max") if row[k]})
+            (lat if row["kind"] == "lat" else clat)[key].append(
+                {k: float(row[k]) for k in ("value", "p50", "p90", "p99", "p999", "max") if row[k]})
 
 
 def med(values):
@@ -44,42 +48,57 @@ def label(local, remote):
     return local if local == remote else f"{local} local / {remote} remote"
 
 
-sizes = sorted({k[2] for k in thr})
 order = [("libzmq", "libzmq"), ("zmtp", "zmtp"), ("jeromq", "jeromq"), ("zmtp", "libzmq"), ("libzmq", "zmtp")]
-if thr:
+
+
+def print_thr(name, data):
+    if not data:
+        return
     print("| test | size [B] | implementation | msg/s | MB/s | ratio ours/libzmq | runs |")
     print("|---|---:|---|---:|---:|---:|---|")
-for size in sizes:
-    base = med(thr.get(("libzmq", "libzmq", size), []))
-    for local, remote in order:
-        values = thr.get((local, remote, size))
-        if not values:
-            continue
-        m = med(values)
-        ratio = f"{m / base:.2f}" if base and "zmtp" in (local, remote) else ""
-        runs = ", ".join(f"{v:,.0f}" for v in values)
-        print(f"| throughput | {size} | {label(local, remote)} | {fmt_rate(m)} | {m * size / 1e6:,.1f} | {ratio} | {runs} |")
-if lat:
+    for size in sorted({k[2] for k in data}):
+        base = med(data.get(("libzmq", "libzmq", size), []))
+        for local, remote in order:
+            values = data.get((local, remote, size))
+            if not values:
+                continue
+            m = med(values)
+            ratio = f"{m / base:.2f}" if base and "zmtp" in (local, remote) else ""
+            runs = ", ".join(f"{v:,.0f}" for v in values)
+            print(f"| {name} | {size} | {label(local, remote)} | {fmt_rate(m)} | {m * size / 1e6:,.1f} | {ratio} "
+                  f"| {runs} |")
     print()
-    print("| test | size [B] | implementation | average latency [us] | p50 | p90 | p99 | p99.9 | max | ratio ours/libzmq "
-          "| runs (avg) |")
+
+
+def print_lat(name, data):
+    if not data:
+        return
+    print("| test | size [B] | implementation | average latency [us] | p50 | p90 | p99 | p99.9 | max "
+          "| ratio ours/libzmq | runs (avg) |")
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
-for size in sorted({k[2] for k in lat}):
-    base = lat.get(("libzmq", "libzmq", size))
-    base_avg = median_lat(base)["value"] if base else None
-    for local, remote in order:
-        runs = lat.get((local, remote, size))
-        if not runs:
-            continue
-        r = median_lat(runs)
-        ratio = f"{r['value'] / base_avg:.2f}" if base_avg and local == "zmtp" else ""
-        avgs = ", ".join(f"{x['value']:.1f}" for x in runs)
-        print(f"| latency | {size} | {label(local, remote)} | {r['value']:.1f} | {r['p50']:.1f} | {r['p90']:.1f} "
-              f"| {r['p99']:.1f} | {r['p999']:.1f} | {r['max']:.0f} | {ratio} | {avgs} |")
+    for size in sorted({k[2] for k in data}):
+        base = data.get(("libzmq", "libzmq", size))
+        base_avg = median_lat(base)["value"] if base else None
+        for local, remote in order:
+            runs = data.get((local, remote, size))
+            if not runs:
+                continue
+            r = median_lat(runs)
+            ratio = f"{r['value'] / base_avg:.2f}" if base_avg and local == "zmtp" else ""
+            avgs = ", ".join(f"{x['value']:.1f}" for x in runs)
+            print(f"| {name} | {size} | {label(local, remote)} | {r['value']:.1f} | {r['p50']:.1f} | {r['p90']:.1f} "
+                  f"| {r['p99']:.1f} | {r['p999']:.1f} | {r['max']:.0f} | {ratio} | {avgs} |")
+    print()
+
+
+sizes = sorted({k[2] for k in thr})
+print_thr("throughput", thr)
+print_lat("latency", lat)
+print_thr("CURVE throughput", cthr)
+print_lat("CURVE latency", clat)
 
 # Request/reply: local is the ROUTER (rr_server), remote the DEALER (rr_client) keeping requests in flight.
 if rr:
-    print()
     print("| test | size [B] | server / client | req/s | ratio ours/libzmq | runs |")
     print("|---|---:|---|---:|---:|---|")
 for size in sorted({k[2] for k in rr}):

@@ -51,6 +51,7 @@ static void exchange(void *s, zmq_msg_t *msg, const char *payload, size_t messag
 
 int main(int argc, char *argv[])
 {
+    argc = strip_security(argc, argv);
     if (argc != 5 && argc != 6) {
         fprintf(stderr, "usage: rr_client <connect-to> <message-size> <request-count> <in-flight> [<warmup-count>]\n");
         return 1;
@@ -69,6 +70,7 @@ int main(int argc, char *argv[])
     void *s = zmq_socket(ctx, ZMQ_DEALER);
     if (!s || !payload)
         die("zmq_socket");
+    apply_security(s);
     /* The window, not the HWM, bounds what is outstanding. LINGER 0: every request has been answered when we close,
      * so nothing is pending, and close can't wait on a server that has gone away. */
     int zero = 0;

@@ -8,6 +8,7 @@
 
 int main(int argc, char *argv[])
 {
+    argc = strip_security(argc, argv);
     if (argc != 4 && argc != 5) {
         fprintf(stderr, "usage: rr_server <bind-to> <message-size> <request-count> [<warmup-count>]\n");
         return 1;
@@ -25,6 +26,7 @@ int main(int argc, char *argv[])
     void *s = zmq_socket(ctx, ZMQ_ROUTER);
     if (!s)
         die("zmq_socket");
+    apply_security(s);
     /* A ROUTER silently drops a reply for a peer at SNDHWM, and the client would wait forever for it: no HWM, and
      * ROUTER_MANDATORY so an unroutable reply fails (EHOSTUNREACH) instead of vanishing. LINGER: close must write the
      * last replies, not discard them, but not wait forever for a client that has gone away. */

@@ -6,7 +6,10 @@ module io.zmtp.codec {
     requires transitive io.netty.codec;
     requires transitive io.netty.common;
     requires transitive io.netty.transport;
+    // CURVE's X25519, XSalsa20 and Poly1305.
+    requires org.bouncycastle.provider;
 
     exports io.zmtp.codec;
     exports io.zmtp.codec.mechanism;
+    exports io.zmtp.codec.security;
 }

@@ -21,15 +21,21 @@ Reads one command per line on stdin and answers each with one line on stdout, in
   drain NAME IDLE_MILLIS [SKIP [MAX]]   receives until nothing comes for IDLE_MILLIS (or MAX messages came);
                                   OK total=N <tag>=<n>..., tag = frame SKIP (0: the first; 1 after a ROUTER's id),
                                   and checks that each tag's seq frames (the frame after the tag) increase
+  zap RULE...                     binds a ZAP handler in this context: plain=USER:PASS, curve=Z85KEY, curveany=1;
+                                  security options of new: plain_server=1 plain_username= plain_password=
+                                  curve_server=1 curve_publickey= curve_secretkey= curve_serverkey= (Z85) zap_domain=
+  zaplog                          OK MECH:USER:STATUS... for each ZAP request so far
   close NAME                      closes with linger 0
   exit
 """
 import binascii
 import signal
 import sys
+import threading
 import time
 
 import zmq
+from zmq.utils import z85
 
 PATTERN = bytes(j % 251 for j in range(512))
 SEND_TIMEOUT_MS = 5000
@@ -84,6 +90,12 @@ class Peer:
                 s.setsockopt(zmq.SUBSCRIBE, dec(value))
             elif key == "verbose":
                 s.setsockopt(zmq.XPUB_VERBOSE, int(value))
+            elif key in ("plain_server", "curve_server"):
+                s.setsockopt(getattr(zmq, key.upper()), int(value))
+            elif key in ("plain_username", "plain_password", "zap_domain"):
+                s.setsockopt(getattr(zmq, key.upper()), value.encode())
+            elif key in ("curve_publickey", "curve_secretkey", "curve_serverkey"):
+                s.setsockopt(getattr(zmq, key.upper()), value.encode())  # Z85, 40 characters
             else:
                 raise ValueError(f"unknown option {o}")
         self.sockets[name] = s
@@ -191,6 +203,53 @@ class Peer:
                     return f"ERR tag {tag}: seq {seq} after {last[tag]}"
                 last[tag] = seq
         return (f"OK total={total} " + " ".join(f"{k}={v}" for k, v in sorted(counts.items()))).rstrip()
+
+    def cmd_zap(self, *rules):
+        """A ZAP handler (rfc 27) at inproc://zeromq.zap.01: plain=USER:PASS, curve=Z85KEY, curveany=1."""
+        plain, keys, any_key = {}, set(), False
+        for r in rules:
+            key, _, value = r.partition("=")
+            if key == "plain":
+                user, _, password = value.partition(":")
+                plain[user.encode()] = password.encode()
+            elif key == "curve":
+                keys.add(z85.decode(value.encode()))
+            elif key == "curveany":
+                any_key = value == "1"
+            else:
+                raise ValueError(f"unknown ZAP rule {r}")
+        handler = self.ctx.socket(zmq.REP)
+        handler.linger = 0
+        handler.bind("inproc://zeromq.zap.01")
+        self.zap_requests = []
+
+        def serve():
+            while True:
+                try:
+                    request = handler.recv_multipart()
+                except zmq.ContextTerminated:
+                    handler.close()
+                    return
+                version, request_id, domain, address, identity, mechanism = request[:6]
+                credentials = request[6:]
+                user, ok = b"", False
+                if mechanism == b"PLAIN":
+                    user = credentials[0]
+                    ok = plain.get(user) == credentials[1]
+                elif mechanism == b"CURVE":
+                    user = z85.encode(credentials[0])
+                    ok = any_key or credentials[0] in keys
+                elif mechanism == b"NULL":
+                    ok = True
+                self.zap_requests.append(f"{mechanism.decode()}:{user.decode()}:{'200' if ok else '400'}")
+                handler.send_multipart([version, request_id, b"200" if ok else b"400",
+                                        b"OK" if ok else b"denied", user if ok else b"", b""])
+
+        threading.Thread(target=serve, daemon=True).start()
+        return "OK"
+
+    def cmd_zaplog(self):
+        return "OK " + " ".join(getattr(self, "zap_requests", []))
 
     def cmd_close(self, name):
         s = self.sockets.pop(name)

@@ -3,13 +3,21 @@ package io.zmtp.codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.util.internal.PlatformDependent;
+import io.zmtp.codec.mechanism.ZmtpFrameCipher;
+
+import java.nio.charset.StandardCharsets;
 
 /**
  * Frames outbound messages into a batch: consecutive small messages share one pooled buffer, so a burst of writes
  * becomes one buffer and one gathering write at flush, as libzmq's encoder batches into its output buffer. A large
  * frame is not copied: the batch becomes a composite of the header bytes and the retained frame. Reused for every
  * message of a connection; event-loop confined.
+ *
+ * <p>With a {@link ZmtpFrameCipher}, each frame is sealed into the batch as it is written (never a composite: sealing
+ * writes new bytes anyway). A frame a writer fills through {@link #beginFrame} is sealed once it is whole, at the
+ * sink's next call.
  */
 final class BatchingFrameSink implements ZmtpFrameSink {
     /** Frames above this size are sent from the caller's buffer; below it, copying is cheaper than a composite. */
@@ -20,6 +28,11 @@ final class BatchingFrameSink implements ZmtpFrameSink {
     private static final boolean UNSAFE_COPY = PlatformDependent.hasUnsafe();
 
     private final ZmtpVersion version;
+    private final ZmtpFrameCipher cipher;
+    /** A frame begun with {@link #beginFrame} under a cipher, to seal once written: where it starts, or -1. */
+    private int unsealedStart = -1;
+    private int unsealedLength;
+    private int unsealedFlags;
     private ByteBufAllocator alloc;
     private ByteBuf out;
     private CompositeByteBuf composite;
@@ -32,8 +45,9 @@ final class BatchingFrameSink implements ZmtpFrameSink {
      */
     private boolean inMessage;
 
-    BatchingFrameSink(ZmtpVersion version) {
+    BatchingFrameSink(ZmtpVersion version, ZmtpFrameCipher cipher) {
         this.version = version;
+        this.cipher = cipher;
     }
 
     /** Starts a message of about {@code estimatedSize} bytes, appending to the current batch. */
@@ -59,6 +73,7 @@ final class BatchingFrameSink implements ZmtpFrameSink {
 
     /** The message begun last is whole: a later {@link #rollback} leaves it alone. */
     void end() {
+        sealWrittenFrame();
         inMessage = false;
     }
 
@@ -67,6 +82,7 @@ final class BatchingFrameSink implements ZmtpFrameSink {
      * batch stay whole.
      */
     void rollback() {
+        unsealedStart = -1;
         if (!inMessage) {
             return;
         }
@@ -130,6 +146,11 @@ final class BatchingFrameSink implements ZmtpFrameSink {
     @Override
     public void writeFrame(ByteBuf content, boolean more) {
         int length = content.readableBytes();
+        if (cipher != null) {
+            sealWrittenFrame();
+            cipher.seal(content, content.readerIndex(), length, more ? ZmtpFrameCipher.MORE : 0, out);
+            return;
+        }
         int flags = more ? ZmtpConstants.FLAG_MORE : 0;
         ZmtpWire.writeHeader(out, version, length, flags);
         if (length < ZERO_COPY_THRESHOLD) {
@@ -173,6 +194,10 @@ final class BatchingFrameSink implements ZmtpFrameSink {
 
     @Override
     public void writeFrame(byte[] content, boolean more) {
+        if (cipher != null) {
+            writeFrame(Unpooled.wrappedBuffer(content), more);
+            return;
+        }
         ZmtpWire.writeHeader(out, version, content.length, more ? ZmtpConstants.FLAG_MORE : 0);
         out.writeBytes(content);
     }
@@ -182,9 +207,68 @@ final class BatchingFrameSink implements ZmtpFrameSink {
         if (length < 0) {
             throw new IllegalArgumentException("frame length: " + length + " (expected: >= 0)");
         }
+        if (cipher != null) {
+            sealWrittenFrame();
+            // The writer fills it in clear; sealWrittenFrame() replaces it with its sealed form.
+            out.ensureWritable(length);
+            unsealedStart = out.writerIndex();
+            unsealedLength = length;
+            unsealedFlags = more ? ZmtpFrameCipher.MORE : 0;
+            return out;
+        }
         ZmtpWire.writeHeader(out, version, length, more ? ZmtpConstants.FLAG_MORE : 0);
         out.ensureWritable(length);
         return out;
+    }
+
+    /** Seals the frame a writer filled after {@link #beginFrame}, if there is one. */
+    private void sealWrittenFrame() {
+        if (unsealedStart < 0) {
+            return;
+        }
+        int start = unsealedStart;
+        unsealedStart = -1;
+        if (out.writerIndex() - start != unsealedLength) {
+            throw new ZmtpCodecException("message writer wrote " + (out.writerIndex() - start) + " bytes into a frame of "
+                    + unsealedLength);
+        }
+        ByteBuf clear = alloc.buffer(unsealedLength);
+        try {
+            clear.writeBytes(out, start, unsealedLength);
+            out.writerIndex(start);
+            cipher.seal(clear, clear.readerIndex(), unsealedLength, unsealedFlags, out);
+        } finally {
+            clear.release();
+        }
+    }
+
+    /** Seals a command (libzmq sends PING, SUBSCRIBE... inside MESSAGE with its COMMAND flag). */
+    private void sealCommand(ZmtpCommand command) {
+        sealWrittenFrame();
+        ByteBuf content = command.content();
+        ByteBuf body = alloc.buffer(1 + command.name().length() + content.readableBytes());
+        try {
+            body.writeByte(command.name().length());
+            body.writeCharSequence(command.name(), StandardCharsets.US_ASCII);
+            body.writeBytes(content, content.readerIndex(), content.readableBytes());
+            cipher.seal(body, body.readerIndex(), body.readableBytes(), ZmtpFrameCipher.COMMAND, out);
+        } finally {
+            body.release();
+        }
+    }
+
+    /** Seals a 3.0-style subscription message ({@code 01}/{@code 00} and the topic). */
+    private void sealSubscription(ZmtpCommand command) {
+        sealWrittenFrame();
+        ByteBuf topic = command.content();
+        ByteBuf body = alloc.buffer(1 + topic.readableBytes());
+        try {
+            body.writeByte(command.is(ZmtpCommand.SUBSCRIBE) ? 1 : 0);
+            body.writeBytes(topic, topic.readerIndex(), topic.readableBytes());
+            cipher.seal(body, body.readerIndex(), body.readableBytes(), 0, out);
+        } finally {
+            body.release();
+        }
     }
 
     /** Writes a command; to peers without commands, subscriptions become 0x01/0x00-prefixed messages. */
@@ -193,7 +277,15 @@ final class BatchingFrameSink implements ZmtpFrameSink {
             if (!version.hasCommands()) {
                 throw new ZmtpCodecException(version + " has no commands; can't send " + command.name());
             }
+            if (cipher != null) {
+                sealCommand(command);
+                return;
+            }
             ZmtpWire.writeCommand(out, command);
+            return;
+        }
+        if (cipher != null) {
+            sealSubscription(command);
             return;
         }
         ByteBuf topic = command.content();
@@ -212,6 +304,10 @@ final class BatchingFrameSink implements ZmtpFrameSink {
         int n = 0;
         for (int i = 0, size = message.size(); i < size; i++) {
             int length = message.frame(i).readableBytes();
+            if (cipher != null) {
+                n += cipher.sealedLength(length);
+                continue;
+            }
             n += ZmtpWire.headerLength(version, length);
             if (length < ZERO_COPY_THRESHOLD) {
                 n += length;
@@ -221,6 +317,7 @@ final class BatchingFrameSink implements ZmtpFrameSink {
     }
 
     int estimate(ZmtpCommand command) {
-        return ZmtpWire.commandLength(command) + 10;
+        int length = ZmtpWire.commandLength(command) + 10;
+        return cipher != null ? cipher.sealedLength(length) : length;
     }
 }

@@ -2,6 +2,7 @@ package io.zmtp.codec;
 
 import io.zmtp.codec.mechanism.NullMechanism;
 import io.zmtp.codec.mechanism.ZmtpMechanismFactory;
+import io.zmtp.codec.security.ZmtpAuthenticator;
 
 import java.util.Collections;
 import java.util.EnumSet;
@@ -18,6 +19,8 @@ public final class ZmtpConfig {
     private final byte[] identity;
     private final ZmtpMetadata properties;
     private final ZmtpMechanismFactory mechanism;
+    private final ZmtpAuthenticator authenticator;
+    private final String zapDomain;
     private final long maxMessageSize;
     private final long handshakeTimeoutMillis;
     private final long heartbeatIntervalMillis;
@@ -33,6 +36,8 @@ public final class ZmtpConfig {
         this.identity = b.identity.clone();
         this.properties = b.properties;
         this.mechanism = b.mechanism;
+        this.authenticator = b.authenticator;
+        this.zapDomain = b.zapDomain;
         this.maxMessageSize = b.maxMessageSize;
         this.handshakeTimeoutMillis = b.handshakeTimeoutMillis;
         this.heartbeatIntervalMillis = b.heartbeatIntervalMillis;
@@ -59,6 +64,8 @@ public final class ZmtpConfig {
         b.identity = identity;
         b.properties = properties;
         b.mechanism = mechanism;
+        b.authenticator = authenticator;
+        b.zapDomain = zapDomain;
         b.maxMessageSize = maxMessageSize;
         b.handshakeTimeoutMillis = handshakeTimeoutMillis;
         b.heartbeatIntervalMillis = heartbeatIntervalMillis;
@@ -89,6 +96,16 @@ public final class ZmtpConfig {
 
     public ZmtpMechanismFactory mechanism() {
         return mechanism;
+    }
+
+    /** Who decides whether a peer may connect; {@link ZmtpAuthenticator#LIBZMQ_DEFAULT} unless one was set. */
+    public ZmtpAuthenticator authenticator() {
+        return authenticator;
+    }
+
+    /** The ZAP domain passed to the authenticator ("" if none), as libzmq's ZMQ_ZAP_DOMAIN. */
+    public String zapDomain() {
+        return zapDomain;
     }
 
     public long maxMessageSize() {
@@ -128,6 +145,8 @@ public final class ZmtpConfig {
         private byte[] identity = new byte[0];
         private ZmtpMetadata properties = ZmtpMetadata.EMPTY;
         private ZmtpMechanismFactory mechanism = NullMechanism.factory();
+        private ZmtpAuthenticator authenticator = ZmtpAuthenticator.LIBZMQ_DEFAULT;
+        private String zapDomain = "";
         private long maxMessageSize = ZmtpConstants.DEFAULT_MAX_MESSAGE_SIZE;
         private long handshakeTimeoutMillis = ZmtpConstants.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS;
         private long heartbeatIntervalMillis;
@@ -157,8 +176,32 @@ public final class ZmtpConfig {
             return this;
         }
 
+        /**
+         * The security mechanism: {@code NullMechanism.factory()} (the default), {@code PlainMechanism.client/server}
+         * or {@code CurveMechanism.client/server}. Both ends must use the same one.
+         */
         public Builder mechanism(ZmtpMechanismFactory mechanism) {
             this.mechanism = Objects.requireNonNull(mechanism, "mechanism");
+            return this;
+        }
+
+        /**
+         * Decides whether a peer may connect: asked by the server side of PLAIN and CURVE and by both sides of NULL.
+         * Without one, PLAIN servers refuse every client and CURVE servers accept any client key, as libzmq does
+         * without a ZAP handler.
+         */
+        public Builder authenticator(ZmtpAuthenticator authenticator) {
+            this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+            return this;
+        }
+
+        /** The ZAP domain the authenticator is told (libzmq's ZMQ_ZAP_DOMAIN); at most 255 bytes. */
+        public Builder zapDomain(String zapDomain) {
+            Objects.requireNonNull(zapDomain, "zapDomain");
+            if (zapDomain.length() > 255) {
+                throw new IllegalArgumentException("zapDomain length: " + zapDomain.length() + " (expected: <= 255)");
+            }
+            this.zapDomain = zapDomain;
             return this;
         }
 

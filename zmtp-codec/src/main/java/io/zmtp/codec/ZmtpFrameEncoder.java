@@ -9,6 +9,7 @@ import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.ReferenceCounted;
 import io.netty.util.concurrent.PromiseNotifier;
+import io.zmtp.codec.mechanism.ZmtpFrameCipher;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +19,17 @@ import java.util.List;
  * application's own objects as frames of the negotiated version. Messages written between two flushes are framed
  * into one batch buffer (handed on early once it reaches 16 KiB), so a burst of small messages costs one buffer and
  * one write; each write's promise completes when its batch is written. Other objects pass through untouched, after
- * the batch, so order is kept. Installed by {@link ZmtpHandshakeHandler} once the handshake is done.
+ * the batch, so order is kept. A {@link ZmtpMessageBatch} is framed message by message, as if each had been written
+ * alone, for a writer that would otherwise cross the pipeline once per message. Installed by
+ * {@link ZmtpHandshakeHandler} once the handshake is done.
  *
  * <p>A write whose encoding fails (a released {@link ZmtpMessage}, which fails with an
  * {@link IllegalReferenceCountException}, or a {@link ZmtpMessageWriter} that throws) fails its own
  * promise only and leaves nothing of itself in the batch; the messages before and after it go out whole. A message
  * with no frames is written as one empty frame.
+ *
+ * <p>With a {@link ZmtpFrameCipher} (CURVE), every frame and command is sealed into a frame of its own as it is
+ * written into the batch; large frames are then copied too, since encryption writes new bytes anyway.
  *
  * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Framing"</a>
  * @see <a href="https://rfc.zeromq.org/spec/15/">15/ZMTP (ZMTP 2.0)</a>
@@ -36,14 +42,31 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
     private ChannelPromise batchPromise;
     private List<ChannelPromise> morePromises;
 
-    @SuppressWarnings("unchecked")
+    /**
+     * @param version       the negotiated version, whose framing to write
+     * @param messageWriter writes the application's own objects, or null
+     */
     public ZmtpFrameEncoder(ZmtpVersion version, ZmtpMessageWriter<?> messageWriter) {
-        this.frames = new BatchingFrameSink(version);
+        this(version, messageWriter, null);
+    }
+
+    /**
+     * @param version       the negotiated version, whose framing to write
+     * @param messageWriter writes the application's own objects, or null
+     * @param cipher        seals every frame (CURVE), or null for clear text; this connection's own
+     */
+    @SuppressWarnings("unchecked")
+    public ZmtpFrameEncoder(ZmtpVersion version, ZmtpMessageWriter<?> messageWriter, ZmtpFrameCipher cipher) {
+        this.frames = new BatchingFrameSink(version, cipher);
         this.messageWriter = (ZmtpMessageWriter<Object>) messageWriter;
     }
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof ZmtpMessageBatch) {
+            writeMessages(ctx, (ZmtpMessageBatch) msg, promise);
+            return;
+        }
         try {
             if (msg instanceof ZmtpMessage) {
                 encodeMessage(ctx, (ZmtpMessage) msg);
@@ -73,6 +96,43 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
         addPromise(promise);
         if (frames.isBatchFull()) {
             writeBatch(ctx);
+        }
+    }
+
+    /**
+     * Frames every message of a batch, in order, as if each had been written alone; one that fails is dropped alone
+     * and fails the batch's promise once the rest is framed.
+     */
+    private void writeMessages(ChannelHandlerContext ctx, ZmtpMessageBatch batch, ChannelPromise promise) {
+        Throwable failure = null;
+        for (int i = 0, n = batch.size(); i < n; i++) {
+            ZmtpMessage message = batch.take(i);
+            if (message == null) {
+                continue;
+            }
+            try {
+                encodeMessage(ctx, message);
+                frames.end();
+            } catch (Throwable t) {
+                frames.rollback();
+                if (failure == null) {
+                    failure = t;
+                }
+                if (message.refCnt() > 0) {
+                    message.release();
+                }
+                continue;
+            }
+            message.release();
+            if (frames.isBatchFull()) {
+                writeBatch(ctx);
+            }
+        }
+        batch.release();
+        if (failure != null) {
+            promise.tryFailure(failure);
+        } else {
+            addPromise(promise);
         }
     }
 

@@ -9,16 +9,32 @@ public class ZmtpHandshakeException extends ZmtpCodecException {
     private static final long serialVersionUID = 1L;
 
     private final ZmtpHandshakeFailureReason reason;
+    private final boolean silent;
 
     public ZmtpHandshakeException(ZmtpHandshakeFailureReason reason, String message) {
+        this(reason, message, false);
+    }
+
+    /**
+     * @param silent close without telling the peer why (no ERROR command): what CURVE does with a box that does not
+     *               open, so a prober learns nothing
+     */
+    public ZmtpHandshakeException(ZmtpHandshakeFailureReason reason, String message, boolean silent) {
         super(message);
         this.reason = reason;
+        this.silent = silent;
+    }
+
+    /** Whether the connection is closed without an ERROR command telling the peer why. */
+    public boolean isSilent() {
+        return silent;
     }
 
     /** With the exception that broke the handshake, where it was not the peer's fault alone (kept for diagnosis). */
     public ZmtpHandshakeException(ZmtpHandshakeFailureReason reason, String message, Throwable cause) {
         super(message, cause);
         this.reason = reason;
+        this.silent = false;
     }
 
     public ZmtpHandshakeFailureReason reason() {

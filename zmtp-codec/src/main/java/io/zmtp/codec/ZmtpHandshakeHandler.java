@@ -1,6 +1,7 @@
 package io.zmtp.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandler;
 import io.netty.channel.ChannelPipeline;
@@ -12,10 +13,11 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.mechanism.NullMechanism;
+import io.zmtp.codec.mechanism.ZmtpFrameCipher;
 import io.zmtp.codec.mechanism.ZmtpMechanism;
+import io.zmtp.codec.security.ZmtpAuthResult;
 
 import java.net.SocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -40,6 +42,8 @@ import java.util.concurrent.TimeUnit;
  *   ... | "zmtp-encoder" {@link ZmtpFrameEncoder} | "zmtp-decoder" {@link ZmtpFrameDecoder}
  *       | "zmtp-heartbeat" {@link ZmtpHeartbeatHandler} | your handlers
  * </pre>
+ * With a mechanism that encrypts (CURVE), "zmtp-cipher" opens frames before "zmtp-decoder" reads them, and the
+ * encoder seals what it writes; handlers after them see clear text either way.
  * The three are in place before {@link ZmtpHandshakeSuccessEvent} is fired; this handler removes itself right after
  * firing it, passing on any bytes that followed the handshake. From then on handlers after it read
  * {@link ZmtpMessage}s (or what the configured {@link ZmtpMessageReader} makes) and {@link ZmtpCommand}s such as
@@ -68,6 +72,8 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
     public static final String ENCODER_NAME = "zmtp-encoder";
     /** Pipeline name of the {@link ZmtpFrameDecoder} the handshake installs. */
     public static final String DECODER_NAME = "zmtp-decoder";
+    /** Pipeline name of the decoder that opens sealed frames (CURVE), installed before the frame decoder. */
+    public static final String CIPHER_NAME = "zmtp-cipher";
     /** Pipeline name of the {@link ZmtpHeartbeatHandler} the handshake installs. */
     public static final String HEARTBEAT_NAME = "zmtp-heartbeat";
 
@@ -94,11 +100,12 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
     private final ZmtpConfig config;
     private final Mode mode;
     private final LegacyGreeting legacy;
-    private final FrameHeader header = new FrameHeader();
     private final CompletableFuture<ZmtpHandshakeSuccessEvent> handshakeFuture = new CompletableFuture<>();
     private State state = State.DETECT;
     private boolean started;
     private ZmtpMechanism mechanism;
+    private SecurityHandshake security;
+    private Zmtp3Greeting greeting;
     private ZmtpVersion negotiated;
     private PendingWriteQueue pendingWrites;
     private ScheduledFuture<?> timeout;
@@ -148,6 +155,8 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         }
         started = true;
         mechanism = config.mechanism().create(config.localMetadata());
+        security = new SecurityHandshake(config, mechanism);
+        greeting = new Zmtp3Greeting(config, mechanism.name(), mechanism.isServer());
         if (config.handshakeTimeoutMillis() > 0) {
             timeout = ctx.executor().schedule(() -> fail(ctx, new ZmtpHandshakeException(
                     ZmtpHandshakeFailureReason.TIMEOUT,
@@ -282,121 +291,61 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
             throw ZmtpHandshakeException.versionRefused(config, ZmtpVersion.ZMTP_31);
         }
         ByteBuf rest = ctx.alloc().buffer(ZmtpConstants.GREETING_LENGTH - 11);
-        rest.writeByte(ownMinorVersion());
-        byte[] name = mechanism.name().getBytes(StandardCharsets.US_ASCII);
-        rest.writeBytes(name);
-        rest.writeZero(ZmtpConstants.MECHANISM_LENGTH - name.length);
-        rest.writeByte(mechanism.isServer() ? 1 : 0);
-        rest.writeZero(31);
+        greeting.writeRest(rest);
         ctx.writeAndFlush(rest);
         state = State.GREETING;
         return true;
-    }
-
-    /** We announce 3.1 unless configured to speak only 3.0. */
-    private int ownMinorVersion() {
-        return config.acceptedVersions().contains(ZmtpVersion.ZMTP_31) ? 1 : 0;
     }
 
     private boolean readGreeting(ChannelHandlerContext ctx, ByteBuf in) {
         if (in.readableBytes() < ZmtpConstants.GREETING_LENGTH) {
             return false;
         }
-        int r = in.readerIndex();
-        int major = in.getUnsignedByte(r + 10);
-        int minor = in.getUnsignedByte(r + 11);
-        // A 3.1 peer must accept later versions and talk 3.1 to them; a 3.0 peer gets 3.0.
-        ZmtpVersion version = (major == 3 && minor == 0) || ownMinorVersion() == 0
-                ? ZmtpVersion.ZMTP_30 : ZmtpVersion.ZMTP_31;
-        if (!config.acceptedVersions().contains(version)) {
-            throw ZmtpHandshakeException.versionRefused(config, version);
-        }
-        byte[] expected = new byte[ZmtpConstants.MECHANISM_LENGTH];
-        byte[] name = mechanism.name().getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(name, 0, expected, 0, name.length);
-        for (int i = 0; i < ZmtpConstants.MECHANISM_LENGTH; i++) {
-            if (in.getByte(r + 12 + i) != expected[i]) {
-                String peer = in.toString(r + 12, ZmtpConstants.MECHANISM_LENGTH, StandardCharsets.US_ASCII)
-                        .replace("\0", "");
-                throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.MECHANISM_MISMATCH,
-                        "peer mechanism " + ZmtpPrintable.of(peer.getBytes(StandardCharsets.US_ASCII))
-                                + " (expected: " + mechanism.name() + ")");
-            }
-        }
+        negotiated = greeting.check(in);
         in.skipBytes(ZmtpConstants.GREETING_LENGTH);
-        negotiated = version;
         state = State.COMMANDS;
-        writeCommands(ctx, mechanism.start());
+        security.start(ctx, () -> resumeAfterAuthentication(ctx));
         checkMechanismComplete(ctx);
         return true;
     }
 
     private boolean readCommand(ChannelHandlerContext ctx, ByteBuf in) {
-        if (!header.readFlags(in, 0)) {
+        if (!security.readCommand(ctx, in)) {
             return false;
         }
-        int flags = header.flags();
-        if ((flags & ~ZmtpConstants.FLAG_LONG) != ZmtpConstants.FLAG_COMMAND) {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
-                    "frame with flags 0x" + Integer.toHexString(flags) + " before the handshake completed"
-                            + " (expected: a command)");
-        }
-        if (!header.readSize(in)) {
-            return false;
-        }
-        long size = header.size();
-        if (size < 0 || size > ZmtpConstants.MAX_HANDSHAKE_COMMAND_SIZE) {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "handshake command size: "
-                    + size + " (expected: <= " + ZmtpConstants.MAX_HANDSHAKE_COMMAND_SIZE + ")");
-        }
-        if (!header.isBodyReadable(in)) {
-            return false;
-        }
-        header.skip(in);
-        ZmtpCommand command = ZmtpWire.readCommand(in, (int) size);
-        List<ZmtpCommand> replies;
-        try {
-            replies = mechanism.handle(command);
-        } finally {
-            command.release();
-        }
-        writeCommands(ctx, replies);
         checkMechanismComplete(ctx);
         return true;
     }
 
-    private void writeCommands(ChannelHandlerContext ctx, List<ZmtpCommand> commands) {
-        if (commands.isEmpty()) {
+    /** An authenticator's late decision arrived (on the event loop): apply it, then read what came meanwhile. */
+    private void resumeAfterAuthentication(ChannelHandlerContext ctx) {
+        if (state != State.COMMANDS) {
             return;
         }
-        int length = 0;
-        for (ZmtpCommand c : commands) {
-            length += ZmtpWire.commandLength(c);
+        try {
+            security.applyDecision(ctx);
+            checkMechanismComplete(ctx);
+        } catch (ZmtpHandshakeException e) {
+            fail(ctx, e);
+        } catch (RuntimeException e) {
+            fail(ctx, new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR, e.getMessage()));
         }
-        ByteBuf buf = ctx.alloc().buffer(length);
-        for (ZmtpCommand c : commands) {
+        if (state == State.DONE) {
+            ctx.pipeline().remove(this);
+        } else if (state == State.COMMANDS && internalBuffer().isReadable()) {
+            // Commands held while the decision was pending: decode them as if they had just arrived.
             try {
-                ZmtpWire.writeCommand(buf, c);
-            } finally {
-                c.release();
+                channelRead(ctx, Unpooled.EMPTY_BUFFER);
+            } catch (Exception e) {
+                ctx.fireExceptionCaught(e);
             }
         }
-        ctx.writeAndFlush(buf);
     }
 
     private void checkMechanismComplete(ChannelHandlerContext ctx) {
-        if (!mechanism.isComplete()) {
-            return;
+        if (security.isComplete()) {
+            complete(ctx, negotiated, security.peerMetadata());
         }
-        ZmtpMetadata peer = mechanism.peerMetadata();
-        ZmtpSocketType peerType = peer.socketType();
-        if (peerType == null) {
-            throw ZmtpHandshakeException.incompatible(config, peer.string(ZmtpMetadata.SOCKET_TYPE));
-        }
-        if (!config.socketType().isCompatibleWith(peerType)) {
-            throw ZmtpHandshakeException.incompatible(config, peerType.name());
-        }
-        complete(ctx, negotiated, peer);
     }
 
     private boolean readZmtp10Greeting(ChannelHandlerContext ctx, ByteBuf in) {
@@ -422,16 +371,22 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         cancelTimeout();
         ChannelPipeline p = ctx.pipeline();
         String name = ctx.name();
-        p.addBefore(name, ENCODER_NAME, new ZmtpFrameEncoder(version, config.messageWriter()));
-        p.addAfter(name, DECODER_NAME,
+        ZmtpFrameCipher cipher = version.hasCommands() ? mechanism.frameCipher() : null;
+        p.addBefore(name, ENCODER_NAME, new ZmtpFrameEncoder(version, config.messageWriter(), cipher));
+        if (cipher != null) {
+            p.addAfter(name, CIPHER_NAME, new CipherFrameDecoder(cipher, config.maxMessageSize()));
+        }
+        p.addAfter(cipher != null ? CIPHER_NAME : name, DECODER_NAME,
                 new ZmtpFrameDecoder(version, config.maxMessageSize(), config.newMessageReader()));
         p.addAfter(DECODER_NAME, HEARTBEAT_NAME, new ZmtpHeartbeatHandler(version, config));
         // Held writes go out first, through the encoder just installed before us.
         pendingWrites.removeAndWriteAll();
         ctx.flush();
         String mechanismName = version.hasCommands() ? mechanism.name() : NullMechanism.NAME;
+        ZmtpAuthResult auth = version.hasCommands() ? security.authResult() : null;
         ZmtpHandshakeSuccessEvent success = new ZmtpHandshakeSuccessEvent(version, mechanismName, peerMetadata,
-                ctx.channel().remoteAddress());
+                ctx.channel().remoteAddress(), auth == null ? "" : auth.userId(),
+                auth == null ? ZmtpMetadata.EMPTY : auth.metadata());
         if (logger.isDebugEnabled()) {
             logger.debug("{} handshake done: {}", ctx.channel(), success);
         }
@@ -443,8 +398,8 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         if (state == State.DONE || state == State.FAILED) {
             return;
         }
-        boolean sendError = state == State.COMMANDS && cause.reason() != ZmtpHandshakeFailureReason.PEER_ERROR
-                && ctx.channel().isActive();
+        ZmtpCommand error = state == State.COMMANDS && ctx.channel().isActive()
+                ? SecurityHandshake.errorFor(cause) : null;
         state = State.FAILED;
         cancelTimeout();
         SocketAddress remote = ctx.channel().remoteAddress();
@@ -460,10 +415,9 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         }
         handshakeFuture.completeExceptionally(cause);
         ctx.fireUserEventTriggered(new ZmtpHandshakeFailureEvent(cause, remote));
-        if (sendError) {
+        if (error != null) {
             // rfc 23: tell the peer why before closing (libzmq just closes, and ignores ERROR it gets here).
             ByteBuf buf = ctx.alloc().buffer(64);
-            ZmtpCommand error = ZmtpCommand.error(cause.getMessage() == null ? "" : cause.getMessage());
             try {
                 ZmtpWire.writeCommand(buf, error);
             } finally {

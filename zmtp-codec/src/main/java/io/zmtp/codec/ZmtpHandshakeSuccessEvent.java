@@ -13,13 +13,27 @@ public final class ZmtpHandshakeSuccessEvent {
     private final String mechanism;
     private final ZmtpMetadata peerMetadata;
     private final SocketAddress remoteAddress;
+    private final String userId;
+    private final ZmtpMetadata authMetadata;
 
+    /** A handshake without authentication: no user id, no authenticator metadata. */
     public ZmtpHandshakeSuccessEvent(ZmtpVersion version, String mechanism, ZmtpMetadata peerMetadata,
                                 SocketAddress remoteAddress) {
+        this(version, mechanism, peerMetadata, remoteAddress, "", ZmtpMetadata.EMPTY);
+    }
+
+    /**
+     * @param userId       the user id this side's authenticator gave the peer ("" if none)
+     * @param authMetadata the properties this side's authenticator attached to the connection
+     */
+    public ZmtpHandshakeSuccessEvent(ZmtpVersion version, String mechanism, ZmtpMetadata peerMetadata,
+                                SocketAddress remoteAddress, String userId, ZmtpMetadata authMetadata) {
         this.version = version;
         this.mechanism = mechanism;
         this.peerMetadata = peerMetadata;
         this.remoteAddress = remoteAddress;
+        this.userId = userId;
+        this.authMetadata = authMetadata;
     }
 
     /** The negotiated protocol version. */
@@ -54,9 +68,26 @@ public final class ZmtpHandshakeSuccessEvent {
         return remoteAddress;
     }
 
+    /**
+     * The user id this side's authenticator gave the peer (a PLAIN username, a CURVE key in Z85 with
+     * {@code DefaultZmtpAuthenticator}; libzmq's "User-Id" property); "" if the peer was not authenticated by it.
+     */
+    public String userId() {
+        return userId;
+    }
+
+    /**
+     * The properties this side's authenticator attached to the connection (a ZAP reply's metadata). Kept apart from
+     * {@link #peerMetadata()}: those are what the peer claims about itself, these what this side established.
+     */
+    public ZmtpMetadata authMetadata() {
+        return authMetadata;
+    }
+
     @Override
     public String toString() {
         return "ZmtpHandshakeSuccessEvent{" + version + ", " + mechanism + ", " + remoteAddress + ", " + peerMetadata
+                + (userId.isEmpty() ? "" : ", user " + userId) + (authMetadata.isEmpty() ? "" : ", " + authMetadata)
                 + '}';
     }
 }

@@ -37,8 +37,8 @@ final class ZmtpWire {
             }
             out.writeByte(flags & ZmtpConstants.FLAG_MORE);
         } else if (size <= ZmtpConstants.MAX_SHORT_FRAME_SIZE) {
-            out.writeByte(flags);
-            out.writeByte((int) size);
+            // One two-byte write, not two one-byte writes: each write checks bounds and capacity.
+            out.writeShort(flags << 8 | (int) size);
         } else {
             out.writeByte(flags | ZmtpConstants.FLAG_LONG);
             out.writeLong(size);
@@ -73,6 +73,11 @@ final class ZmtpWire {
             throw new ZmtpCodecException("empty command frame");
         }
         int nameLength = in.getUnsignedByte(in.readerIndex());
+        if (isLibzmqPlainError(in, size)) {
+            // libzmq's PLAIN server writes ERROR as 5E "RROR": the C literal "\x05ERROR" swallows the E (vector c3).
+            in.skipBytes(MALFORMED_ERROR_PREFIX.length);
+            return new ZmtpCommand(ZmtpCommand.ERROR, in.readRetainedSlice(size - MALFORMED_ERROR_PREFIX.length));
+        }
         if (nameLength == 0 || nameLength > size - 1) {
             throw new ZmtpCodecException("command name length: " + nameLength + " (expected: 1.." + (size - 1) + ")");
         }
@@ -86,6 +91,20 @@ final class ZmtpWire {
         String name = commandName(in, nameStart, nameLength);
         in.skipBytes(1 + nameLength);
         return new ZmtpCommand(name, in.readRetainedSlice(size - 1 - nameLength));
+    }
+
+    private static final byte[] MALFORMED_ERROR_PREFIX = {0x5E, 'R', 'R', 'O', 'R'};
+
+    private static boolean isLibzmqPlainError(ByteBuf in, int size) {
+        if (size < MALFORMED_ERROR_PREFIX.length) {
+            return false;
+        }
+        for (int i = 0; i < MALFORMED_ERROR_PREFIX.length; i++) {
+            if (in.getByte(in.readerIndex() + i) != MALFORMED_ERROR_PREFIX[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static final String[] KNOWN_COMMANDS = {

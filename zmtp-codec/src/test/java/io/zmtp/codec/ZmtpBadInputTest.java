@@ -221,10 +221,22 @@ class ZmtpBadInputTest {
     @Test
     void shouldReportPeerErrorDuringHandshakeWithItsReason() {
         try (TestPeer p = dealer()) {
-            p.feed(rawGreeting(1), Wire.error("400"));
+            p.feed(rawGreeting(1), Wire.error("no thanks"));
             ZmtpHandshakeFailureEvent f = assertHandshakeFailed(p, PEER_ERROR);
-            assertThat(f.message()).endsWith("400");
+            assertThat(f.message()).endsWith("no thanks");
             // No ERROR in reply to an ERROR.
+            assertThat(p.outbound()).isEqualTo(OUR_GREETING_AND_READY);
+        }
+    }
+
+    @Test
+    void shouldReportAZapStatusInPeerErrorAsAnAuthenticationFailure() {
+        // libzmq refuses with the ZAP status code as the reason (NULL with a ZAP domain, PLAIN, CURVE).
+        try (TestPeer p = dealer()) {
+            p.feed(rawGreeting(1), Wire.error("400"));
+            ZmtpHandshakeFailureEvent f = assertHandshakeFailed(p, ZmtpHandshakeFailureReason.AUTHENTICATION_FAILED);
+            assertThat(f.message()).endsWith("ERROR 400");
+            assertThat(((ZmtpAuthenticationException) f.cause()).isByPeer()).isTrue();
             assertThat(p.outbound()).isEqualTo(OUR_GREETING_AND_READY);
         }
     }

@@ -54,6 +54,31 @@ class CatLibzmqIT {
         }
     }
 
+    @Test
+    void catDealerTalksCurveToALibzmqRouter() throws Exception {
+        String endpoint = "tcp://127.0.0.1:" + freePort();
+        io.zmtp.codec.security.CurveKeyPair server = io.zmtp.codec.security.CurveKeyPair.generate();
+        try (PyZmq.Peer peer = PyZmq.start("cat_peer.py", "router-bind", endpoint,
+                "curve=" + server.secretKeyZ85())) {
+            assertThat(peer.readLine()).isEqualTo("READY");
+            Result r = zmtpCat("one\ntwo|parts\n", "cat", "--type", "DEALER", "--connect", endpoint, "--count", "2",
+                    "--curve-server-key", server.publicKeyZ85());
+            assertThat(r.stdout.split("\n")).containsExactly("one", "two|parts");
+            assertThat(peer.readLine(Duration.ofSeconds(20))).isEqualTo("[b'one']");
+        }
+    }
+
+    @Test
+    void catPushLogsInWithPlainToALibzmqPull() throws Exception {
+        String endpoint = "tcp://127.0.0.1:" + freePort();
+        try (PyZmq.Peer peer = PyZmq.start("cat_peer.py", "pull-bind", endpoint, "plain=admin:secret")) {
+            assertThat(peer.readLine()).isEqualTo("READY");
+            zmtpCat("a|b\nc\n", "cat", "--type", "PUSH", "--connect", endpoint, "--plain", "admin:secret");
+            assertThat(peer.readLine(Duration.ofSeconds(20))).isEqualTo("[b'a', b'b']");
+            assertThat(peer.readLine(Duration.ofSeconds(20))).isEqualTo("[b'c']");
+        }
+    }
+
     private record Result(String stdout, String stderr) {
     }
 

@@ -52,7 +52,7 @@ class DeadLinkIT {
                 dealer.setOption(ZmtpSocketOption.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT);
                 dealer.monitor(events::add);
                 dealer.connect(endpoint);
-                assertThat(next(events, ZmtpSocketEvent.Type.CONNECTED, 30_000)).as("connected").isNotNull();
+                assertThat(next(events, ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED, 30_000)).as("connected").isNotNull();
                 exchange(dealer, 0, 10, Duration.ofSeconds(10));
 
                 ns.dropAll();

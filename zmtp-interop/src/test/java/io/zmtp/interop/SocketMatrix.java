@@ -142,7 +142,7 @@ final class SocketMatrix {
 
     // ------------------------------------------------------------------------------------------- request/reply
 
-    private static void requestReply(SocketEnd client, SocketEnd server) {
+    static void requestReply(SocketEnd client, SocketEnd server) {
         // A DEALER talking to a REP writes the delimiter itself, and reads it back.
         List<String> prefix = client.type() == DEALER && server.type() == REP ? List.of("") : List.of();
         List<String> envelope = server.type() == REP ? List.of()
@@ -175,7 +175,7 @@ final class SocketMatrix {
 
     // ------------------------------------------------------------------------------------------- pub/sub
 
-    private static void publishSubscribe(SocketEnd pub, SocketEnd sub, SocketEnd binder) {
+    static void publishSubscribe(SocketEnd pub, SocketEnd sub, SocketEnd binder) {
         sub.subscribe("ab");
         sub.subscribe("sync");
         // Until a "sync" gets through, the publisher may not have the subscriptions yet.

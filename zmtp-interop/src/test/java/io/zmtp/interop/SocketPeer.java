@@ -210,6 +210,7 @@ abstract class SocketPeer implements AutoCloseable {
         private static final int SEND_TIMEOUT_MS = 5000;
         static final int JEROMQ_HANDSHAKE_IVL_MS = 500;
         private final ZContext context = new ZContext(1);
+        private JeromqZapHandler zap;
         private final Map<String, ZMQ.Socket> sockets = new HashMap<>();
         private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "jeromq-socket-peer");
@@ -314,6 +315,14 @@ abstract class SocketPeer implements AutoCloseable {
                             case "id" -> s.setIdentity(unhex(value));
                             case "sub" -> s.subscribe(unhex(value));
                             case "verbose" -> s.setXpubVerbose(value.equals("1"));
+                            case "plain_server" -> s.setPlainServer(value.equals("1"));
+                            case "plain_username" -> s.setPlainUsername(value);
+                            case "plain_password" -> s.setPlainPassword(value);
+                            case "curve_server" -> s.setCurveServer(value.equals("1"));
+                            case "curve_publickey" -> s.setCurvePublicKey(ZMQ.Curve.z85Decode(value));
+                            case "curve_secretkey" -> s.setCurveSecretKey(ZMQ.Curve.z85Decode(value));
+                            case "curve_serverkey" -> s.setCurveServerKey(ZMQ.Curve.z85Decode(value));
+                            case "zap_domain" -> s.setZAPDomain(value);
                             default -> throw new IllegalArgumentException("unknown option " + w[i]);
                         }
                     }
@@ -453,6 +462,13 @@ abstract class SocketPeer implements AutoCloseable {
                     counts.forEach((k, v) -> sb.append(k).append('=').append(v).append(' '));
                     return sb.toString().trim();
                 }
+                case "zap": {
+                    zap = new JeromqZapHandler(Arrays.copyOfRange(w, 1, w.length));
+                    zap.start(context);
+                    return "OK";
+                }
+                case "zaplog":
+                    return ("OK " + (zap == null ? "" : zap.log())).trim();
                 case "close": {
                     ZMQ.Socket s = sockets.remove(w[1]);
                     s.setLinger(0);

@@ -18,7 +18,9 @@ import io.zmtp.socket.internal.ReqSocket;
 import io.zmtp.socket.internal.RouterSocket;
 import io.zmtp.socket.internal.SocketBase;
 import io.zmtp.socket.internal.SocketContext;
+import io.zmtp.socket.internal.StreamSocket;
 import io.zmtp.socket.internal.SubSocket;
+import io.zmtp.socket.internal.ZapClient;
 import io.zmtp.socket.transport.InprocTransport;
 import io.zmtp.socket.transport.IpcTransport;
 import io.zmtp.socket.transport.TcpTransport;
@@ -54,6 +56,7 @@ public final class ZmtpContext implements AutoCloseable {
     private final ThreadPoolExecutor resolveExecutor;
     private final SocketContext context;
     private final InprocTransport inproc;
+    private final ZapClient zap;
     private final boolean nativeTransport;
     private volatile boolean closed;
 
@@ -80,6 +83,9 @@ public final class ZmtpContext implements AutoCloseable {
                 new TcpTransport(group, epoll, b.hostResolver, resolveExecutor),
                 new IpcTransport(group, epoll),
                 inproc);
+        // libzmq's model: a ZAP handler bound at inproc://zeromq.zap.01 in the context checks every socket's peers.
+        this.zap = new ZapClient(this::socket, inproc::hasListener);
+        context.zapAuthenticator(zap);
     }
 
     private static boolean epollAvailable() {
@@ -136,6 +142,9 @@ public final class ZmtpContext implements AutoCloseable {
             case PAIR:
                 s = new PairSocket(context);
                 break;
+            case STREAM:
+                s = new StreamSocket(context);
+                break;
             default:
                 throw new IllegalArgumentException("socket type: " + type);
         }
@@ -149,6 +158,7 @@ public final class ZmtpContext implements AutoCloseable {
             return;
         }
         closed = true;
+        zap.close();
         List<Runnable> rests = new ArrayList<>();
         for (SocketBase s : context.sockets()) {
             Runnable rest = s.startClose();

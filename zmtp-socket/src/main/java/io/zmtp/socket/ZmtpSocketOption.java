@@ -1,5 +1,8 @@
 package io.zmtp.socket;
 
+import io.zmtp.codec.security.CurveKeyPair;
+import io.zmtp.codec.security.ZmtpAuthenticator;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -58,6 +61,46 @@ public final class ZmtpSocketOption<T> {
     /** ZMQ_HANDSHAKE_IVL in ms: time allowed for a connection's handshake; 0 = no limit. */
     public static final ZmtpSocketOption<Integer> HANDSHAKE_IVL = intOption("HANDSHAKE_IVL", 30_000, 0);
 
+    // Security (docs/security.md). One mechanism per socket: CURVE if CURVE_SERVER or CURVE_SERVERKEY is set, else
+    // PLAIN if PLAIN_SERVER or PLAIN_USERNAME is, else NULL. Over inproc:// there is no mechanism, as in libzmq.
+
+    /** ZMQ_PLAIN_SERVER: this socket is a PLAIN server; clients are checked by {@link #AUTHENTICATOR} or ZAP. */
+    public static final ZmtpSocketOption<Boolean> PLAIN_SERVER = boolOption("PLAIN_SERVER");
+    /** ZMQ_PLAIN_USERNAME: this socket is a PLAIN client with this username (UTF-8, at most 255 bytes). */
+    public static final ZmtpSocketOption<String> PLAIN_USERNAME = stringOption("PLAIN_USERNAME");
+    /** ZMQ_PLAIN_PASSWORD: the PLAIN client's password (UTF-8, at most 255 bytes). */
+    public static final ZmtpSocketOption<String> PLAIN_PASSWORD = stringOption("PLAIN_PASSWORD");
+    /** ZMQ_CURVE_SERVER: this socket is a CURVE server; it needs {@link #CURVE_SECRETKEY}. */
+    public static final ZmtpSocketOption<Boolean> CURVE_SERVER = boolOption("CURVE_SERVER");
+    /**
+     * ZMQ_CURVE_PUBLICKEY: this socket's long-term public key (32 bytes; {@code Z85.decode} turns the 40-character
+     * form into them). Optional: it is derived from {@link #CURVE_SECRETKEY}; if set, it must be that key's.
+     */
+    public static final ZmtpSocketOption<byte[]> CURVE_PUBLICKEY = keyOption("CURVE_PUBLICKEY");
+    /** ZMQ_CURVE_SECRETKEY: this socket's long-term secret key (32 bytes). Write-only; reads give an empty array. */
+    public static final ZmtpSocketOption<byte[]> CURVE_SECRETKEY = keyOption("CURVE_SECRETKEY");
+    /** ZMQ_CURVE_SERVERKEY: this socket is a CURVE client of the server with this public key (32 bytes). */
+    public static final ZmtpSocketOption<byte[]> CURVE_SERVERKEY = keyOption("CURVE_SERVERKEY");
+    /** ZMQ_ZAP_DOMAIN: the domain the authenticator (or ZAP handler) is told; with NULL, setting one asks ZAP. */
+    public static final ZmtpSocketOption<String> ZAP_DOMAIN = new ZmtpSocketOption<>("ZAP_DOMAIN", String.class, "",
+            v -> v.length() <= 255);
+    /**
+     * Decides whether peers may connect (not in libzmq, whose ZAP handler this replaces): asked by PLAIN and CURVE
+     * servers, and by NULL sockets. {@code null} (the default) uses the context's ZAP handler bound at
+     * {@code inproc://zeromq.zap.01} if there is one, else libzmq's behaviour without one: PLAIN servers refuse every
+     * client, CURVE servers accept any client key.
+     */
+    public static final ZmtpSocketOption<ZmtpAuthenticator> AUTHENTICATOR =
+            new ZmtpSocketOption<>("AUTHENTICATOR", ZmtpAuthenticator.class, null, v -> true);
+
+    /**
+     * What a send does when a peer's queue is at SNDHWM: wait, fail, drop the new message or the oldest queued one
+     * ({@link ZmtpOverflowPolicy}). Not in libzmq, whose behaviour per type is the default
+     * ({@link ZmtpOverflowPolicy#DEFAULT}). Read at each send, so it may change while the socket runs.
+     */
+    public static final ZmtpSocketOption<ZmtpOverflowPolicy> OVERFLOW = new ZmtpSocketOption<>("OVERFLOW",
+            ZmtpOverflowPolicy.class, ZmtpOverflowPolicy.DEFAULT, v -> true);
+
     private final String name;
     private final Class<T> type;
     private final T defaultValue;
@@ -78,6 +121,16 @@ public final class ZmtpSocketOption<T> {
         return new ZmtpSocketOption<>(name, Boolean.class, false, v -> true);
     }
 
+    private static ZmtpSocketOption<String> stringOption(String name) {
+        return new ZmtpSocketOption<>(name, String.class, "",
+                v -> v.getBytes(StandardCharsets.UTF_8).length <= 255);
+    }
+
+    private static ZmtpSocketOption<byte[]> keyOption(String name) {
+        return new ZmtpSocketOption<>(name, byte[].class, new byte[0],
+                v -> v.length == 0 || v.length == CurveKeyPair.KEY_LENGTH);
+    }
+
     public String name() {
         return name;
     }
@@ -93,6 +146,9 @@ public final class ZmtpSocketOption<T> {
 
     /** Checks {@code value}; throws {@link IllegalArgumentException} naming the value and the option. */
     public T validate(T value) {
+        if (value == null && defaultValue == null) {
+            return null;
+        }
         Objects.requireNonNull(value, name);
         if (!validator.test(value)) {
             throw new IllegalArgumentException(name + ": " + describe(value) + " is out of range");
@@ -100,7 +156,11 @@ public final class ZmtpSocketOption<T> {
         return value instanceof byte[] ? type.cast(((byte[]) value).clone()) : value;
     }
 
-    private static String describe(Object value) {
+    private String describe(Object value) {
+        if (name.contains("KEY") || name.contains("PASSWORD")) {
+            // Never a secret in an exception message (or the log it ends up in).
+            return value instanceof byte[] ? ((byte[]) value).length + " bytes" : "(hidden)";
+        }
         return value instanceof byte[]
                 ? new String((byte[]) value, StandardCharsets.ISO_8859_1)
                 : String.valueOf(value);

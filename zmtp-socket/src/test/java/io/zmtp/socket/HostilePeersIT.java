@@ -208,7 +208,7 @@ class HostilePeersIT {
                 Thread.sleep(10);
             }
             ZmtpSocketEvent connected = events.stream()
-                    .filter(e -> e.type() == ZmtpSocketEvent.Type.CONNECTED && e.peerIdentity().length == 0)
+                    .filter(e -> e.type() == ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED && e.peerIdentity().length == 0)
                     .findFirst().orElseThrow();
             assertThat(connected).isNotNull();
             byte[] id = hostileId.get();

@@ -1,17 +1,18 @@
 package io.zmtp.codec.mechanism;
 
 import io.zmtp.codec.ZmtpCommand;
-import io.zmtp.codec.ZmtpCodecException;
-import io.zmtp.codec.ZmtpHandshakeException;
-import io.zmtp.codec.ZmtpHandshakeFailureReason;
 import io.zmtp.codec.ZmtpMetadata;
+import io.zmtp.codec.security.ZmtpAuthResult;
+import io.zmtp.codec.security.ZmtpCredentials;
 
 import java.util.Collections;
 import java.util.List;
 
 /**
  * The NULL mechanism (rfc 23): no security; each side sends READY with its metadata. Like libzmq, both sides send
- * READY as soon as the greetings are exchanged rather than the server waiting for the client's.
+ * READY as soon as the greetings are exchanged rather than the server waiting for the client's. A side with an
+ * authenticator asks it first (by the peer's address: NULL has no credentials) and sends READY once allowed, as libzmq
+ * asks its ZAP handler when a ZAP domain is set.
  *
  * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "The NULL Security Mechanism"</a>
  */
@@ -37,6 +38,8 @@ public final class NullMechanism implements ZmtpMechanism {
 
     private final ZmtpMetadata localMetadata;
     private ZmtpMetadata peerMetadata;
+    private boolean authenticating;
+    private boolean readySent;
 
     public NullMechanism(ZmtpMetadata localMetadata) {
         this.localMetadata = localMetadata;
@@ -59,31 +62,38 @@ public final class NullMechanism implements ZmtpMechanism {
 
     @Override
     public List<ZmtpCommand> start() {
+        authenticating = true;
+        return Collections.emptyList();
+    }
+
+    @Override
+    public ZmtpCredentials pendingCredentials() {
+        return authenticating ? ZmtpCredentials.none(NAME) : null;
+    }
+
+    @Override
+    public List<ZmtpCommand> authenticated(ZmtpAuthResult result) {
+        authenticating = false;
+        MechanismSupport.checkAllowed(NAME, result);
+        readySent = true;
         return Collections.singletonList(ZmtpCommand.ready(localMetadata));
     }
 
     @Override
     public List<ZmtpCommand> handle(ZmtpCommand command) {
         if (command.is(ZmtpCommand.ERROR)) {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PEER_ERROR,
-                    "peer sent ERROR: " + command.errorReason());
+            throw MechanismSupport.peerError(NAME, command);
         }
         if (!command.is(ZmtpCommand.READY) || peerMetadata != null) {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
-                    "unexpected " + command.name() + " command in NULL handshake");
+            throw MechanismSupport.unexpected(NAME, command, "READY");
         }
-        try {
-            peerMetadata = ZmtpMetadata.decode(command.content().duplicate());
-        } catch (ZmtpCodecException e) {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR,
-                    "malformed READY: " + e.getMessage());
-        }
+        peerMetadata = MechanismSupport.metadata(command.content(), "READY");
         return Collections.emptyList();
     }
 
     @Override
     public boolean isComplete() {
-        return peerMetadata != null;
+        return readySent && peerMetadata != null;
     }
 
     @Override

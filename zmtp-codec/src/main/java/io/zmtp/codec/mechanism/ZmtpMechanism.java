@@ -3,6 +3,8 @@ package io.zmtp.codec.mechanism;
 import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpHandshakeException;
 import io.zmtp.codec.ZmtpMetadata;
+import io.zmtp.codec.security.ZmtpAuthResult;
+import io.zmtp.codec.security.ZmtpCredentials;
 
 import java.util.List;
 
@@ -12,8 +14,18 @@ import java.util.List;
  * with plain objects. Commands it returns are released by the handler once written; commands it is given are
  * released by the handler after {@link #handle} returns.
  *
+ * <h2>Authentication</h2>
+ * A side that checks its peer (the server of PLAIN and CURVE; both sides of NULL) says so by returning credentials
+ * from {@link #pendingCredentials()} after {@link #start()} or {@link #handle}. The handler then asks the configured
+ * authenticator, feeds the mechanism no command until the decision arrives, and passes it to {@link #authenticated}.
+ *
+ * <h2>After the handshake</h2>
+ * A mechanism that encrypts (CURVE) returns a {@link ZmtpFrameCipher} from {@link #frameCipher()}; every frame then
+ * travels through it.
+ *
  * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Authentication and Confidentiality"</a>
- * @see <a href="https://rfc.zeromq.org/spec/24/">24/ZMTP-PLAIN (a mechanism this interface is shaped for; not implemented yet)</a>
+ * @see <a href="https://rfc.zeromq.org/spec/24/">24/ZMTP-PLAIN</a>
+ * @see <a href="https://rfc.zeromq.org/spec/25/">25/ZMTP-CURVE</a>
  */
 public interface ZmtpMechanism {
 
@@ -33,9 +45,31 @@ public interface ZmtpMechanism {
      */
     List<ZmtpCommand> handle(ZmtpCommand command);
 
+    /**
+     * The peer's credentials waiting for an authenticator's decision, or {@code null}: asked after {@link #start()}
+     * and after each {@link #handle}.
+     */
+    default ZmtpCredentials pendingCredentials() {
+        return null;
+    }
+
+    /**
+     * The authenticator's decision on {@link #pendingCredentials()}; returns the commands to send (possibly none).
+     *
+     * @throws ZmtpHandshakeException ({@code ZmtpAuthenticationException}) if the peer is refused
+     */
+    default List<ZmtpCommand> authenticated(ZmtpAuthResult result) {
+        throw new IllegalStateException(name() + " asked for no authentication");
+    }
+
     /** Whether the handshake is complete: both sides' final commands are sent and received. */
     boolean isComplete();
 
     /** The peer's metadata, once {@link #isComplete()}. */
     ZmtpMetadata peerMetadata();
+
+    /** Once {@link #isComplete()}: what carries the frames from now on, or {@code null} for clear text. */
+    default ZmtpFrameCipher frameCipher() {
+        return null;
+    }
 }

@@ -29,7 +29,6 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
     private final boolean readsMessages;
     private final boolean acceptsSubscriptions;
     private final Runnable onHandshake;
-    private boolean handshaken;
 
     PipeHandler(Pipe pipe, boolean readsMessages, boolean acceptsSubscriptions, Runnable onHandshake) {
         this.pipe = pipe;
@@ -51,11 +50,11 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
                 pipe.onReadComplete();
             }
             pipe.onHandshake(ctx.channel(), success);
-            handshaken = true;
-            pipe.emit(ZmtpSocketEvent.Type.CONNECTED, ctx.channel(), null);
+            pipe.emit(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED, ctx.channel(), null);
         } else if (evt instanceof ZmtpHandshakeFailureEvent) {
             ZmtpHandshakeFailureEvent f = (ZmtpHandshakeFailureEvent) evt;
-            pipe.emit(ZmtpSocketEvent.Type.HANDSHAKE_FAILED, ctx.channel(), f.reason() + ": " + f.message());
+            pipe.emit(ZmtpSocketEvent.Type.HANDSHAKE_FAILED, ctx.channel(), f.reason() + ": " + f.message(),
+                    f.reason());
         } else if (evt instanceof ZmtpProtocolErrorEvent) {
             String reason = ((ZmtpProtocolErrorEvent) evt).cause().getMessage();
             pipe.emit(ZmtpSocketEvent.Type.PROTOCOL_ERROR, ctx.channel(), reason);
@@ -101,9 +100,7 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (handshaken) {
-            pipe.emit(ZmtpSocketEvent.Type.DISCONNECTED, ctx.channel(), null);
-        }
+        // DISCONNECTED is reported by ConnectionMonitorHandler, for every connection.
         pipe.onInactive(ctx.channel());
         super.channelInactive(ctx);
     }

@@ -131,4 +131,10 @@ public final class RepSocket extends SocketBase {
             request = null;
         }
     }
+
+    @Override
+    protected Pipe xlastPipe() {
+        // Right after xrecv: the pipe the request came from, which the reply goes to.
+        return replyTo;
+    }
 }

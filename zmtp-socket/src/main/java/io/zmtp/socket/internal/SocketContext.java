@@ -1,6 +1,7 @@
 package io.zmtp.socket.internal;
 
 import io.netty.channel.EventLoopGroup;
+import io.zmtp.codec.security.ZmtpAuthenticator;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.transport.Transport;
 
@@ -10,13 +11,17 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 
-/** What sockets need from their context: the event loops, transports, the async executor, the linger cap. */
+/**
+ * What sockets need from their context: the event loops, transports, the async executor, the linger cap, the ZAP
+ * client.
+ */
 public final class SocketContext {
     private final EventLoopGroup group;
     private final Map<String, Transport> transports = new ConcurrentHashMap<>();
     private final ExecutorService asyncExecutor;
     private final long lingerCapMillis;
     private final Set<SocketBase> sockets = ConcurrentHashMap.newKeySet();
+    private volatile ZmtpAuthenticator zapAuthenticator = ZmtpAuthenticator.LIBZMQ_DEFAULT;
 
     public SocketContext(EventLoopGroup group, ExecutorService asyncExecutor, long lingerCapMillis,
                          Transport... transports) {
@@ -47,6 +52,15 @@ public final class SocketContext {
 
     public long lingerCapMillis() {
         return lingerCapMillis;
+    }
+
+    /** What checks peers of sockets that have no AUTHENTICATOR option: the context's ZAP client. */
+    public ZmtpAuthenticator zapAuthenticator() {
+        return zapAuthenticator;
+    }
+
+    public void zapAuthenticator(ZmtpAuthenticator authenticator) {
+        this.zapAuthenticator = authenticator;
     }
 
     void register(SocketBase socket) {

@@ -23,6 +23,7 @@ import io.netty.channel.local.LocalServerChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpMessageBatch;
 
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
@@ -58,6 +59,15 @@ public final class InprocTransport implements Transport {
         if (msg instanceof ZmtpMessage) {
             ZmtpMessage m = (ZmtpMessage) msg;
             return m.isAccessible() ? (int) Math.min(Integer.MAX_VALUE, m.contentLength()) : 0;
+        }
+        if (msg instanceof ZmtpMessageBatch) {
+            ZmtpMessageBatch batch = (ZmtpMessageBatch) msg;
+            long bytes = 0;
+            for (int i = 0, n = batch.size(); i < n; i++) {
+                ZmtpMessage m = batch.get(i);
+                bytes += m != null && m.isAccessible() ? m.contentLength() : 0;
+            }
+            return (int) Math.min(Integer.MAX_VALUE, bytes);
         }
         if (msg instanceof ByteBufHolder) {
             return ((ByteBufHolder) msg).content().readableBytes();
@@ -129,6 +139,13 @@ public final class InprocTransport implements Transport {
 
     private LocalAddress address(String name) {
         return new LocalAddress(prefix + name);
+    }
+
+    /** Whether a socket of this context has bound {@code inproc://name} (the ZAP handler's, for one). */
+    public boolean hasListener(String name) {
+        synchronized (lock) {
+            return isBound(name);
+        }
     }
 
     /** Whether {@code name} is bound by a listener that is open (a closed one may not have been forgotten yet). */

@@ -5,6 +5,7 @@ import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
+import io.zmtp.tools.SecurityOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -32,12 +33,16 @@ public final class LocalLatCommand implements Callable<Integer> {
     @Mixin
     ContextOptions contextOptions;
 
+    @Mixin
+    SecurityOptions security;
+
     @Override
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, roundtripCount);
             try (ZmtpContext context = contextOptions.newContext();
                  ZmtpSocket socket = PerfSupport.open(context, ZmtpSocketType.REP)) {
+                security.apply(socket, true);
                 socket.bind(bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     for (long i = 0; i < roundtripCount; i++) {

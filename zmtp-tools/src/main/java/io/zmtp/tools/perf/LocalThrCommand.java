@@ -5,6 +5,7 @@ import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
+import io.zmtp.tools.SecurityOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -38,6 +39,9 @@ public final class LocalThrCommand implements Callable<Integer> {
     @Mixin
     ContextOptions contextOptions;
 
+    @Mixin
+    SecurityOptions security;
+
     @Override
     public Integer call() {
         try {
@@ -45,6 +49,7 @@ public final class LocalThrCommand implements Callable<Integer> {
             long elapsedNanos;
             try (ZmtpContext context = contextOptions.newContext();
                  ZmtpSocket socket = PerfSupport.open(context, pubsub ? ZmtpSocketType.SUB : ZmtpSocketType.PULL)) {
+                security.apply(socket, true);
                 socket.bind(bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     ZmtpMessage m = socket.receive();

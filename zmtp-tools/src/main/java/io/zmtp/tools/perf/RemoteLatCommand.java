@@ -6,6 +6,7 @@ import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
+import io.zmtp.tools.SecurityOptions;
 import io.zmtp.tools.Payload;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
@@ -38,6 +39,9 @@ public final class RemoteLatCommand implements Callable<Integer> {
     @Mixin
     ContextOptions contextOptions;
 
+    @Mixin
+    SecurityOptions security;
+
     @Override
     public Integer call() {
         try {
@@ -47,6 +51,7 @@ public final class RemoteLatCommand implements Callable<Integer> {
             long elapsedNanos;
             try (ZmtpContext context = contextOptions.newContext();
                  ZmtpSocket socket = PerfSupport.open(context, ZmtpSocketType.REQ)) {
+                security.apply(socket, false);
                 socket.connect(connectTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress(
                         rate -> rate == 0 ? "" : String.format("    average latency: %.3f [us]", 1e6 / rate / 2))) {

@@ -6,6 +6,7 @@ import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
+import io.zmtp.tools.SecurityOptions;
 import io.zmtp.tools.Payload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,6 +41,9 @@ public final class RemoteThrCommand implements Callable<Integer> {
     @Mixin
     ContextOptions contextOptions;
 
+    @Mixin
+    SecurityOptions security;
+
     @Override
     public Integer call() {
         try {
@@ -47,6 +51,7 @@ public final class RemoteThrCommand implements Callable<Integer> {
             ByteBuf payload = Payload.shared(messageSize);
             try (ZmtpContext context = contextOptions.newContext();
                  ZmtpSocket socket = PerfSupport.open(context, pubsub ? ZmtpSocketType.PUB : ZmtpSocketType.PUSH)) {
+                security.apply(socket, false);
                 socket.connect(connectTo);
                 if (pubsub) {
                     PerfSupport.awaitSubscriber(socket);

@@ -7,6 +7,7 @@ import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
+import io.zmtp.tools.SecurityOptions;
 import io.zmtp.tools.Payload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,6 +51,9 @@ public final class RrClientCommand implements Callable<Integer> {
     @Mixin
     ContextOptions contextOptions;
 
+    @Mixin
+    SecurityOptions security;
+
     @Override
     public Integer call() {
         try {
@@ -71,6 +75,7 @@ public final class RrClientCommand implements Callable<Integer> {
                 // The run ends only once every request has been answered, so nothing is left to send at close;
                 // 0 means close can't wait on a server that has gone away.
                 socket.setOption(ZmtpSocketOption.LINGER, 0);
+                security.apply(socket, false);
                 socket.connect(connectTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     // Waits as long as it takes, as libzmq's tools do: the server may start after us.

@@ -6,6 +6,7 @@ import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
+import io.zmtp.tools.SecurityOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -39,6 +40,9 @@ public final class RrServerCommand implements Callable<Integer> {
     @Mixin
     ContextOptions contextOptions;
 
+    @Mixin
+    SecurityOptions security;
+
     @Override
     public Integer call() {
         try {
@@ -57,6 +61,7 @@ public final class RrServerCommand implements Callable<Integer> {
                 // Close must write the last replies, not discard them (LINGER 0 would): the client counts them.
                 // Bounded, so a client that vanished can't keep us here.
                 socket.setOption(ZmtpSocketOption.LINGER, (int) PerfSupport.STALL.toMillis());
+                security.apply(socket, true);
                 socket.bind(bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     for (long i = 0; i < total; i++) {

@@ -1,0 +1,244 @@
+package io.zmtp.codec.mechanism;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.zmtp.codec.ZmtpCommand;
+import io.zmtp.codec.ZmtpMetadata;
+import io.zmtp.codec.security.CurveKeyPair;
+import io.zmtp.codec.security.ZmtpAuthResult;
+import io.zmtp.codec.security.ZmtpCredentials;
+
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * CURVE, server side: opens HELLO (the client knows our public key), answers WELCOME with a transient key and a
+ * cookie sealed with the rotating cookie key, checks INITIATE (the cookie, the client's transient key, the vouch
+ * binding its permanent key to it and to us), asks the authenticator about the client's permanent key, and sends
+ * READY.
+ *
+ * <p>Every box that does not open closes the connection without an ERROR, as libzmq does; a refused client gets an
+ * ERROR with the authenticator's status code.
+ *
+ * @see <a href="https://rfc.zeromq.org/spec/26/">26/CURVEZMQ</a>
+ */
+final class CurveServerMechanism implements ZmtpMechanism {
+    private enum State { EXPECT_HELLO, EXPECT_INITIATE, AUTHENTICATING, DONE }
+
+    /** HELLO body after its name: version (2), padding (72), C' (32), short nonce (8), box (80). */
+    private static final int HELLO_LENGTH = 2 + 72 + 32 + 8 + 80;
+    /** INITIATE body after its name, at least: cookie (96), short nonce (8), box of C, vouch and no metadata. */
+    private static final int MIN_INITIATE_LENGTH = 96 + 8 + CryptoBox.TAG_LENGTH + 32 + 96;
+    private static final int COOKIE_LENGTH = 16 + CryptoBox.TAG_LENGTH + 64;
+
+    private final CurveKeyPair permanent;
+    private final CurveCookieKeys cookieKeys;
+    private final ZmtpMetadata localMetadata;
+    private final CurveRandom random;
+    private State state = State.EXPECT_HELLO;
+    private byte[] clientTransient;
+    private CurveKeyPair transientKeys;
+    private byte[] key;
+    private long lastClientNonce;
+    private ZmtpCredentials credentials;
+    private ZmtpMetadata peerMetadata;
+
+    CurveServerMechanism(CurveKeyPair permanent, CurveCookieKeys cookieKeys, ZmtpMetadata localMetadata,
+                         CurveRandom random) {
+        this.permanent = permanent;
+        this.cookieKeys = cookieKeys;
+        this.localMetadata = localMetadata;
+        this.random = random;
+    }
+
+    @Override
+    public String name() {
+        return CurveMechanism.NAME;
+    }
+
+    @Override
+    public boolean isServer() {
+        return true;
+    }
+
+    @Override
+    public List<ZmtpCommand> start() {
+        return Collections.emptyList();
+    }
+
+    @Override
+    public List<ZmtpCommand> handle(ZmtpCommand command) {
+        if (command.is(ZmtpCommand.ERROR)) {
+            throw MechanismSupport.peerError(CurveMechanism.NAME, command);
+        }
+        if (state == State.EXPECT_HELLO && command.is(ZmtpCommand.HELLO)) {
+            return Collections.singletonList(welcome(command.content()));
+        }
+        if (state == State.EXPECT_INITIATE && command.is(ZmtpCommand.INITIATE)) {
+            readInitiate(command.content());
+            state = State.AUTHENTICATING;
+            return Collections.emptyList();
+        }
+        throw MechanismSupport.unexpected(CurveMechanism.NAME, command,
+                state == State.EXPECT_HELLO ? "HELLO" : "INITIATE");
+    }
+
+    private ZmtpCommand welcome(ByteBuf hello) {
+        if (hello.readableBytes() != HELLO_LENGTH) {
+            throw MechanismSupport.malformed("HELLO", hello.readableBytes() + " bytes after the name (expected: "
+                    + HELLO_LENGTH + ")");
+        }
+        byte[] h = ByteBufUtil.getBytes(hello);
+        if (h[0] != 1 || h[1] != 0) {
+            throw MechanismSupport.malformed("HELLO", "CurveZMQ version " + h[0] + "." + h[1] + " (expected: 1.0)");
+        }
+        clientTransient = Arrays.copyOfRange(h, 74, 106);
+        long nonce = readLong(h, 106);
+        byte[] helloKey = CryptoBox.beforenm(clientTransient, permanent.secretKey());
+        try {
+            CryptoBox.open(helloKey, CryptoBox.nonce("CurveZMQHELLO---", nonce), h, 114, 80);
+        } catch (CryptoBox.CryptoException e) {
+            throw MechanismSupport.authFailed("HELLO does not open: the client does not have this server's public"
+                    + " key (" + e.getMessage() + ")");
+        }
+        lastClientNonce = nonce;
+        transientKeys = random.transientKeyPair();
+
+        // The cookie carries what we need back in INITIATE (C' and s'), sealed so only we can read it.
+        byte[] cookieNonce = random.longNonce();
+        byte[] cookiePlain = new byte[64];
+        System.arraycopy(clientTransient, 0, cookiePlain, 0, 32);
+        System.arraycopy(transientKeys.secretKey(), 0, cookiePlain, 32, 32);
+        byte[] cookieBox = CryptoBox.seal(cookieKeys.current(), CryptoBox.nonce("COOKIE--", cookieNonce),
+                cookiePlain);
+        Arrays.fill(cookiePlain, (byte) 0);
+
+        byte[] welcomeNonce = random.longNonce();
+        byte[] welcomePlain = new byte[32 + COOKIE_LENGTH];
+        System.arraycopy(transientKeys.publicKey(), 0, welcomePlain, 0, 32);
+        System.arraycopy(cookieNonce, 0, welcomePlain, 32, 16);
+        System.arraycopy(cookieBox, 0, welcomePlain, 48, cookieBox.length);
+        byte[] box = CryptoBox.seal(helloKey, CryptoBox.nonce("WELCOME-", welcomeNonce), welcomePlain);
+        state = State.EXPECT_INITIATE;
+        return new ZmtpCommand(ZmtpCommand.WELCOME, Unpooled.wrappedBuffer(welcomeNonce, box));
+    }
+
+    private void readInitiate(ByteBuf initiate) {
+        int length = initiate.readableBytes();
+        if (length < MIN_INITIATE_LENGTH) {
+            throw MechanismSupport.malformed("INITIATE", length + " bytes after the name (expected: >= "
+                    + MIN_INITIATE_LENGTH + ")");
+        }
+        byte[] b = ByteBufUtil.getBytes(initiate);
+        checkCookie(b);
+        long nonce = readLong(b, COOKIE_LENGTH);
+        if (Long.compareUnsigned(nonce, lastClientNonce) <= 0) {
+            throw MechanismSupport.authFailed("INITIATE short nonce " + Long.toUnsignedString(nonce)
+                    + " replayed (expected: > " + lastClientNonce + ")");
+        }
+        key = CryptoBox.beforenm(clientTransient, transientKeys.secretKey());
+        byte[] plain;
+        try {
+            plain = CryptoBox.open(key, CryptoBox.nonce("CurveZMQINITIATE", nonce), b, COOKIE_LENGTH + 8,
+                    length - COOKIE_LENGTH - 8);
+        } catch (CryptoBox.CryptoException e) {
+            throw MechanismSupport.authFailed("INITIATE does not open: " + e.getMessage());
+        }
+        lastClientNonce = nonce;
+        byte[] clientKey = Arrays.copyOf(plain, 32);
+        checkVouch(clientKey, plain);
+        peerMetadata = MechanismSupport.metadata(Unpooled.wrappedBuffer(plain, 128, plain.length - 128), "INITIATE");
+        credentials = new ZmtpCredentials(CurveMechanism.NAME, Collections.singletonList(clientKey));
+    }
+
+    /** The cookie must open with a cookie key we still accept and hold the client transient key of this connection. */
+    private void checkCookie(byte[] initiate) {
+        byte[] nonce = CryptoBox.nonce("COOKIE--", Arrays.copyOf(initiate, 16));
+        byte[] opened = openCookie(cookieKeys.current(), nonce, initiate);
+        if (opened == null && cookieKeys.previous() != null) {
+            opened = openCookie(cookieKeys.previous(), nonce, initiate);
+        }
+        if (opened == null) {
+            throw MechanismSupport.authFailed("INITIATE cookie does not open (forged, or older than the cookie key)");
+        }
+        boolean ours = MessageDigest.isEqual(Arrays.copyOf(opened, 32), clientTransient)
+                && MessageDigest.isEqual(Arrays.copyOfRange(opened, 32, 64), transientKeys.secretKey());
+        Arrays.fill(opened, (byte) 0);
+        if (!ours) {
+            throw MechanismSupport.authFailed("INITIATE cookie is not this connection's");
+        }
+    }
+
+    private static byte[] openCookie(byte[] cookieKey, byte[] nonce, byte[] initiate) {
+        try {
+            return CryptoBox.open(cookieKey, nonce, initiate, 16, COOKIE_LENGTH - 16);
+        } catch (CryptoBox.CryptoException e) {
+            return null;
+        }
+    }
+
+    /** The vouch: the client's permanent key vouches for its transient key, to this server (rfc 26). */
+    private void checkVouch(byte[] clientKey, byte[] plain) {
+        byte[] vouchNonce = CryptoBox.nonce("VOUCH---", Arrays.copyOfRange(plain, 32, 48));
+        byte[] vouched;
+        try {
+            byte[] vouchKey = CryptoBox.beforenm(clientKey, transientKeys.secretKey());
+            vouched = CryptoBox.open(vouchKey, vouchNonce, plain, 48, 80);
+        } catch (CryptoBox.CryptoException e) {
+            throw MechanismSupport.authFailed("INITIATE vouch does not open: " + e.getMessage());
+        }
+        if (!MessageDigest.isEqual(Arrays.copyOf(vouched, 32), clientTransient)) {
+            throw MechanismSupport.authFailed("INITIATE vouch is for another transient key");
+        }
+        if (!MessageDigest.isEqual(Arrays.copyOfRange(vouched, 32, 64), permanent.publicKey())) {
+            throw MechanismSupport.authFailed("INITIATE vouch is for another server");
+        }
+    }
+
+    @Override
+    public ZmtpCredentials pendingCredentials() {
+        return state == State.AUTHENTICATING ? credentials : null;
+    }
+
+    @Override
+    public List<ZmtpCommand> authenticated(ZmtpAuthResult result) {
+        if (state != State.AUTHENTICATING) {
+            throw new IllegalStateException("CURVE server is not authenticating (state " + state + ")");
+        }
+        MechanismSupport.checkAllowed(CurveMechanism.NAME, result);
+        ByteBuf metadata = Unpooled.buffer(localMetadata.encodedLength());
+        localMetadata.encode(metadata);
+        byte[] box = CryptoBox.seal(key, CryptoBox.nonce("CurveZMQREADY---", 1), ByteBufUtil.getBytes(metadata));
+        ByteBuf body = Unpooled.buffer(8 + box.length);
+        body.writeLong(1).writeBytes(box);
+        state = State.DONE;
+        return Collections.singletonList(new ZmtpCommand(ZmtpCommand.READY, body));
+    }
+
+    @Override
+    public boolean isComplete() {
+        return state == State.DONE;
+    }
+
+    @Override
+    public ZmtpMetadata peerMetadata() {
+        return peerMetadata;
+    }
+
+    @Override
+    public ZmtpFrameCipher frameCipher() {
+        // READY was 1: our messages go on from 2.
+        return new CurveFrameCipher(key, true, 2, lastClientNonce);
+    }
+
+    private static long readLong(byte[] b, int off) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (b[off + i] & 0xFF);
+        }
+        return v;
+    }
+}
