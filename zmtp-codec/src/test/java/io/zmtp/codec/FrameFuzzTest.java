@@ -8,11 +8,11 @@ import java.util.stream.Stream;
 
 /**
  * Fuzzes the frame decoder and heartbeats after a NULL handshake, for each version: byte 0's bits 1-2 pick ZMTP
- * 1.0, 2.0, 3.0 or 3.1 (we are a DEALER, the peer a ROUTER), bit 0 heartbeats. Seeded with every block of the libzmq
+ * 1.0, 2.0, 3.0 or 3.1 (we are a DEALER, the peer a ROUTER), bit 0 heartbeats. Seeded with the frames of the libzmq
  * captures; what is checked is in {@link CodecFuzzing}.
  */
 class FrameFuzzTest {
-    private static final byte[][] HANDSHAKES = {
+    static final byte[][] HANDSHAKES = {
         Wire.hex("01 00"),                                              // 1.0: an anonymous identity frame
         Wire.concat(Wire.signature(0), Wire.hex("01 06 00 00")),        // 2.0: revision 1, ROUTER, no identity
         Wire.concat(Wire.rawGreeting(0), Wire.ready("Socket-Type", "ROUTER")),
@@ -20,7 +20,7 @@ class FrameFuzzTest {
     };
 
     static Stream<Arguments> shouldKeepTheCodecGuaranteesWhateverThePeerSendsAfterTheHandshake() {
-        return FuzzSeeds.blocks();
+        return FuzzSeeds.frames();
     }
 
     @MethodSource

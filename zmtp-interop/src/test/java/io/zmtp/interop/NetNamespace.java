@@ -32,6 +32,9 @@ final class NetNamespace implements AutoCloseable {
         requireTools();
         NetNamespace ns = new NetNamespace(ProcessHandle.current().pid());
         String peerInterface = "ztp" + ns.hostInterface.substring(3);
+        // Left over by a run of the same process id that was killed: start clean.
+        runQuietly("ip", "netns", "del", ns.name);
+        runQuietly("ip", "link", "del", ns.hostInterface);
         try {
             run("ip", "netns", "add", ns.name);
             run("ip", "link", "add", ns.hostInterface, "type", "veth", "peer", "name", peerInterface);
