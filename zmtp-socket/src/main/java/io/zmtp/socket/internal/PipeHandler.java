@@ -2,6 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
@@ -14,6 +15,7 @@ import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpProtocolErrorEvent;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.socket.ZmtpSocketEvent;
+import io.zmtp.socket.transport.InprocTransport;
 
 /**
  * The last handler of every connection's pipeline: hands messages to the {@link Pipe} and nothing else. It takes no
@@ -50,7 +52,7 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
                 pipe.onInbound(ZmtpMessage.wrap(Unpooled.wrappedBuffer(new byte[] {1})));
                 pipe.onReadComplete();
             }
-            pipe.onHandshake(ctx.channel(), success);
+            pipe.onHandshake(ctx.channel(), success, inprocPeer(ctx.channel()));
             handshaken = true;
             pipe.emit(ZmtpSocketEvent.Type.CONNECTED, ctx.channel(), null);
         } else if (evt instanceof ZmtpHandshakeFailureEvent) {
@@ -72,19 +74,38 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
                 ((ZmtpMessage) msg).release();
             }
         } else if (msg instanceof ZmtpCommand) {
-            ZmtpCommand c = (ZmtpCommand) msg;
-            boolean sub = c.is(ZmtpCommand.SUBSCRIBE);
-            if (acceptsSubscriptions && (sub || c.is(ZmtpCommand.CANCEL))) {
-                ByteBuf prefix = Unpooled.wrappedBuffer(new byte[] {(byte) (sub ? 1 : 0)});
-                ByteBuf body = Unpooled.wrappedBuffer(prefix, c.content().retain());
-                c.release();
-                pipe.onInbound(ZmtpMessage.wrap(body));
-            } else {
-                c.release();
+            ZmtpMessage m = subscriptionMessage((ZmtpCommand) msg, acceptsSubscriptions);
+            if (m != null) {
+                pipe.onInbound(m);
             }
         } else {
             ReferenceCountUtil.release(msg);
         }
+    }
+
+    /**
+     * A SUBSCRIBE or CANCEL command as the {@code 0x01}/{@code 0x00}-prefixed message publishers read, if the socket
+     * wants subscriptions; otherwise null. Takes ownership of {@code c}.
+     */
+    static ZmtpMessage subscriptionMessage(ZmtpCommand c, boolean acceptsSubscriptions) {
+        boolean sub = c.is(ZmtpCommand.SUBSCRIBE);
+        if (!acceptsSubscriptions || !(sub || c.is(ZmtpCommand.CANCEL))) {
+            c.release();
+            return null;
+        }
+        ByteBuf prefix = Unpooled.wrappedBuffer(new byte[] {(byte) (sub ? 1 : 0)});
+        ByteBuf body = Unpooled.wrappedBuffer(prefix, c.content().retain());
+        c.release();
+        return ZmtpMessage.wrap(body);
+    }
+
+    /** Over inproc, the peer's end its hello brought (its pipe reads this pipe's queue); null over tcp and ipc. */
+    private static InprocEnd inprocPeer(Channel ch) {
+        if (!ch.hasAttr(InprocTransport.PEER_END)) {
+            return null;
+        }
+        Object end = ch.attr(InprocTransport.PEER_END).get();
+        return end instanceof InprocEnd ? (InprocEnd) end : null;
     }
 
     @Override

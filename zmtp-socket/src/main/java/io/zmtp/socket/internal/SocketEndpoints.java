@@ -7,6 +7,7 @@ import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.transport.Endpoint;
+import io.zmtp.socket.transport.InprocTransport;
 import io.zmtp.socket.transport.Transport;
 
 import java.io.UncheckedIOException;
@@ -56,6 +57,11 @@ final class SocketEndpoints {
     }
 
     private void initPipeline(Channel ch, Transport transport, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
+        if (transport instanceof InprocTransport) {
+            // Before the handlers, whose hello goes out at once: the peer joins its queue to this pipe on reading it.
+            pipe.readRules(socket.readsMessages(), socket.acceptsSubscriptions());
+            ch.attr(InprocTransport.LOCAL_END).set(new InprocEnd(pipe, ch));
+        }
         ch.pipeline().addLast("zmtp-handshake", transport.handshakeHandler(config));
         ch.pipeline().addLast("zmtp-socket",
                 new PipeHandler(pipe, socket.readsMessages(), socket.acceptsSubscriptions(), onHandshake));

@@ -170,6 +170,11 @@ final class SpscChunkedQueue<E> {
         return c != producedSeen || c != (producedSeen = (long) PRODUCED.getVolatile(this));
     }
 
+    /** How many elements the consumer has taken so far. Claimed consumer only. */
+    long consumerPosition() {
+        return position;
+    }
+
     /** Makes the consumer's position visible to the producer (room under its limit) and to {@link #size()}. */
     void publishConsumed() {
         CONSUMED.setRelease(this, position);
@@ -185,5 +190,10 @@ final class SpscChunkedQueue<E> {
 
     boolean isEmpty() {
         return size() == 0;
+    }
+
+    /** How many elements the producer has added so far (published), from any thread. */
+    long producedCount() {
+        return (long) PRODUCED.getVolatile(this);
     }
 }

@@ -54,7 +54,7 @@ public final class SubSocket extends SocketBase {
             return;
         }
         for (byte[] topic : topics) {
-            ch.write(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)), ch.voidPromise());
+            pipe.writeOnConnect(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)));
         }
         ch.flush();
     }
