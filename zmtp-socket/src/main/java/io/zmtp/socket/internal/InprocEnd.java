@@ -1,14 +1,18 @@
 package io.zmtp.socket.internal;
 
 import io.netty.channel.Channel;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 
 /**
- * What one end of an inproc connection tells the other in its hello ({@code InprocTransport.LOCAL_END}): the pipe
- * behind it and the channel it is on, so that the peer can join its outbound queue to that pipe ({@link InprocLink}).
+ * One end of an inproc connection, as its hello carries it to the other ({@code InprocTransport.LOCAL_END}): the
+ * pipe behind it and its channel. The two ends meet on the inproc thread: the first whose handshake is done waits
+ * ({@link #arrived}), the second joins both ({@link InprocLink#join}).
  */
 final class InprocEnd {
     final Pipe pipe;
     final Channel channel;
+    /** The inproc thread only: this end's handshake, once done. */
+    ZmtpHandshakeSuccessEvent arrived;
 
     InprocEnd(Pipe pipe, Channel channel) {
         this.pipe = pipe;

@@ -13,20 +13,22 @@ import java.lang.invoke.VarHandle;
  * per batch of up to 64 messages. The connection's {@code LocalChannel}s carry only the hello and the close.
  *
  * <h2>Life</h2>
- * The writer's I/O thread makes the link when the writer's side of the handshake is done ({@link Pipe#onHandshake}),
- * puts the connection's subscriptions (a SUB's set) straight into the reader's inbound queue, then {@link #open}s it:
- * the reader's {@code inLink} points here. The reader reads it once it has accepted the connection itself (its own
- * handshake queued its CONNECTED event first; a PAIR may refuse): {@link #accept}, called by whichever of the two
- * handshakes comes second. The queue belongs to the writer throughout: it outlives the link, a connecting pipe's
- * queue carrying over what it holds to the next connection, as over tcp.
+ * The two ends of a connection meet on the inproc thread (all of a context's inproc channels are on that one
+ * thread): the first whose hello exchange is done waits, the second {@link #join}s both. The join makes the pipes
+ * active, each telling its socket (CONNECTED; a PAIR may refuse, and then nothing is joined), puts each side's
+ * subscriptions (a SUB's set) straight into the other's inbound queue, and {@link #open}s the two links: each
+ * reader's {@code inLink} points at the other's queue. Until the join neither pipe is active, so nothing is sent
+ * on a connection before both sockets have it. The queue belongs to the writer throughout: it outlives the link, a
+ * connecting pipe's queue carrying what it holds over to the next connection, as over tcp.
  *
  * <p>The link ends ({@link #detach}) when the writer's channel goes inactive or the writer's pipe terminates. What the
- * writer had sent by then (up to {@code end}, its count of messages queued) is the reader's, as what a tcp connection
- * has delivered is: whoever next holds the queue's consumer side moves it into the reader's inbound queue
- * ({@link #transfer}), where the reader drains it like any other. A reader that terminated, or never accepted, gets
- * nothing: the messages stay the writer's (the next connection's, or discarded when the writer terminates). So every
- * message is either taken by one reader, or released by the writer's {@code discardOutput}, or by the reader's
- * terminate, whichever side goes first.
+ * writer had queued by then (up to {@code end}, its count of messages queued) is the reader's, as what a tcp
+ * connection has delivered is, and as libzmq's inproc pipes keep a writer's messages for its reader after the writer
+ * closes: whoever next holds the queue's consumer side moves them into the reader's inbound queue
+ * ({@link #transfer}), where the reader drains them like any other. A reader that terminated gets nothing: the
+ * messages stay the writer's (the next connection's, or discarded when the writer terminates). So every message is
+ * taken by one reader, or released by the writer's {@code discardOutput}, or by the reader's terminate, whichever
+ * side goes first.
  *
  * <h2>Threads and wake-ups</h2>
  * <ul>
@@ -69,8 +71,6 @@ final class InprocLink {
     final SpscChunkedQueue<Object> queue;
     /** The writer's channel: identifies the connection (subscription changes meant for it, its end). */
     final Channel writerChannel;
-    /** The reader's channel of the same connection: what the reader accepts. */
-    final Channel readerChannel;
     /** Messages the queue may hold while the link is live; 0 for no limit. */
     final int limit;
 
@@ -78,29 +78,64 @@ final class InprocLink {
     private volatile int state = LIVE;
     /** The writer's count of messages queued when the link ended: those before it are the reader's. */
     private volatile long end = Long.MAX_VALUE;
-    private volatile boolean accepted;
+    /** Set when the reader may read (the join is complete). */
+    private volatile boolean opened;
     volatile boolean readerIdle;
     volatile boolean writerBlocked;
 
-    // writer's I/O thread, until open()
-    private boolean opened;
+    /** The inproc thread, until open(): subscriptions for the reader, ahead of anything queued. */
     private InboundBatch staged;
 
-    InprocLink(Pipe writer, SpscChunkedQueue<Object> queue, int sndHwm, InprocEnd peer, Channel writerChannel) {
+    private InprocLink(Pipe writer, Pipe reader, Channel writerChannel) {
         this.writer = writer;
-        this.reader = peer.pipe;
-        this.queue = queue;
+        this.reader = reader;
+        this.queue = writer.outQueue();
         this.writerChannel = writerChannel;
-        this.readerChannel = peer.channel;
-        int rcvHwm = peer.pipe.rcvHwm();
+        int sndHwm = writer.sndHwm();
+        int rcvHwm = reader.rcvHwm();
         this.limit = sndHwm <= 0 || rcvHwm <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, (long) sndHwm + rcvHwm);
+    }
+
+    /**
+     * Joins the two ends of a connection, both handshakes done (the inproc thread): makes both pipes active, each
+     * writing into a queue the other reads. If either socket refuses the connection, or either end is gone, nothing is
+     * joined and the connection is closed.
+     */
+    static void join(InprocEnd a, InprocEnd b) {
+        Pipe pa = a.pipe;
+        Pipe pb = b.pipe;
+        if (!a.channel.isActive() || !b.channel.isActive() || pa.isTerminated() || pb.isTerminated()) {
+            a.channel.close();
+            b.channel.close();
+            return;
+        }
+        InprocLink ab = new InprocLink(pa, pb, a.channel);
+        InprocLink ba = new InprocLink(pb, pa, b.channel);
+        if (!pa.activateJoined(a.channel, a.arrived, ab)) {
+            ab.abandon();
+            ba.abandon();
+            a.channel.close();
+            return;
+        }
+        if (!pb.activateJoined(b.channel, b.arrived, ba)) {
+            ab.abandon();
+            ba.abandon();
+            b.channel.close();
+            return;
+        }
+        pa.writeSubscriptions();
+        pb.writeSubscriptions();
+        ab.open();
+        ba.open();
+        pa.signalActivity();
+        pb.signalActivity();
     }
 
     boolean isLive() {
         return state == LIVE;
     }
 
-    // ---------------------------------------------------------------- writer's I/O thread, while connecting
+    // ---------------------------------------------------------------- the inproc thread, while joining
 
     boolean isOpen() {
         return opened;
@@ -122,30 +157,17 @@ final class InprocLink {
         }
     }
 
-    /** Makes the queue the reader's inbound (the reader reads it once it has accepted the connection). */
-    void open() {
-        opened = true;
+    /** Makes the queue the reader's inbound, after the subscriptions staged for it. */
+    private void open() {
         if (staged != null) {
             reader.deliver(staged);
             staged = null;
         }
         reader.inLink(this);
-        // Volatile both ways with the reader's handshake (joinedChannel, then inLink): one of the two accepts.
-        if (reader.joinedChannel() == readerChannel) {
-            accept();
-        }
-        reader.signalActivity();
+        opened = true;
     }
 
-    /** The reader has accepted the connection: it may read (any thread; idempotent). */
-    void accept() {
-        if (!accepted) {
-            accepted = true;
-            reader.signalActivity();
-        }
-    }
-
-    /** The connection was refused before the link was opened: nobody reads it, the queue stays the writer's. */
+    /** The connection was refused: nobody reads the link, the queue stays the writer's. */
     void abandon() {
         STATE.compareAndSet(this, LIVE, DONE);
     }
@@ -203,7 +225,7 @@ final class InprocLink {
 
     /** Whether {@link #take} would find something, or a hand-over is still to come; arms the reader's wake-up if not. */
     boolean readerHasInput() {
-        if (!accepted) {
+        if (!opened) {
             return false;
         }
         int s = state;
@@ -229,7 +251,7 @@ final class InprocLink {
     boolean take(InboundBatch into) {
         SpscChunkedQueue<Object> q = queue;
         for (;;) {
-            if (!accepted || !isLive()) {
+            if (!opened || !isLive()) {
                 // Not yet readable, or ended: then the rest comes through the reader's inbound queue.
                 return false;
             }
@@ -292,7 +314,7 @@ final class InprocLink {
     /** Hands the reader what was sent before the link ended (queue claimed; after {@link #detach}). */
     void transfer() {
         int taken = 0;
-        if (accepted && !reader.isTerminated()) {
+        if (opened && !reader.isTerminated()) {
             InboundBatch batch = null;
             long last = end;
             Object m;

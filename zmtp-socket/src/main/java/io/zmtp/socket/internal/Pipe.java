@@ -105,8 +105,6 @@ public final class Pipe {
     private volatile InprocLink outLink;
     /** The link whose queue this pipe reads: the current connection's, or the last one's. */
     private volatile InprocLink inLink;
-    /** The channel of the connection this pipe accepted last (its handshake done and the socket told). */
-    private volatile Channel joinedChannel;
     /** Links that ended with messages still to hand to their readers (by whoever holds the outbound queue). */
     private final ConcurrentLinkedQueue<InprocLink> endedLinks = new ConcurrentLinkedQueue<>();
     /** What this pipe's socket takes from an inproc peer; set before the connection's hello goes out. */
@@ -434,6 +432,14 @@ public final class Pipe {
         return rcvHwm;
     }
 
+    int sndHwm() {
+        return sndHwm;
+    }
+
+    SpscChunkedQueue<Object> outQueue() {
+        return out;
+    }
+
     /** What this pipe's socket takes from an inproc peer; set before a connection's hello goes out. */
     void readRules(boolean readsMessages, boolean acceptsSubscriptions) {
         this.readsMessages = readsMessages;
@@ -442,10 +448,6 @@ public final class Pipe {
 
     void inLink(InprocLink link) {
         inLink = link;
-    }
-
-    Channel joinedChannel() {
-        return joinedChannel;
     }
 
     void signalActivity() {
@@ -523,24 +525,9 @@ public final class Pipe {
     // ---- I/O side
 
     void onHandshake(Channel ch, ZmtpHandshakeSuccessEvent success) {
-        onHandshake(ch, success, null);
-    }
-
-    /** @param inprocPeer the peer's end over inproc, whose pipe then reads this pipe's queue; null over tcp */
-    void onHandshake(Channel ch, ZmtpHandshakeSuccessEvent success, InprocEnd inprocPeer) {
         if (state == State.TERMINATED) {
             ch.close();
             return;
-        }
-        InprocLink link = null;
-        if (inprocPeer != null) {
-            link = new InprocLink(this, out, sndHwm, inprocPeer, ch);
-            InprocLink previous = outLink;
-            // Before the pipe turns active: a sender that sees it active queues for the peer, never for the channel.
-            outLink = link;
-            if (previous != null) {
-                previous.detach();
-            }
         }
         this.handshake = success;
         this.channel = ch;
@@ -548,27 +535,61 @@ public final class Pipe {
         this.state = State.ACTIVE;
         if (!listener.pipeConnected(this)) {
             state = connecting ? State.CONNECTING : State.DISCONNECTED;
-            if (link != null) {
-                link.abandon();
-            }
             ch.close();
             return;
         }
-        if (inprocPeer != null) {
-            // After the socket has the CONNECTED event: the peer's queue may be read from now on.
-            joinedChannel = ch;
-            InprocLink in = inLink;
-            if (in != null && in.readerChannel == ch) {
-                in.accept();
-            }
-        }
         listener.writeSubscriptions(this);
-        if (link != null) {
-            link.open();
-        } else {
-            drain(ch);
-        }
+        drain(ch);
         listener.pipeActivity(this);
+    }
+
+    /**
+     * Over inproc ({@code own} and {@code peer} are the connection's two ends), on the inproc thread: the pipe turns
+     * active only once both ends' handshakes are done, when the second joins them ({@link InprocLink#join}).
+     */
+    void onHandshake(Channel ch, ZmtpHandshakeSuccessEvent success, InprocEnd own, InprocEnd peer) {
+        if (own == null || peer == null) {
+            onHandshake(ch, success);
+            return;
+        }
+        if (state == State.TERMINATED) {
+            ch.close();
+            return;
+        }
+        // Known now for monitor events; the pipe stays as it is (connecting, or not yet the socket's) until the join.
+        this.handshake = success;
+        this.channel = ch;
+        own.arrived = success;
+        if (peer.arrived != null) {
+            InprocLink.join(peer, own);
+        }
+    }
+
+    /**
+     * The inproc join: this pipe's side of the connection, its queue read through {@code link}. Returns false if the
+     * socket refused the connection.
+     */
+    boolean activateJoined(Channel ch, ZmtpHandshakeSuccessEvent success, InprocLink link) {
+        InprocLink previous = outLink;
+        // Before the pipe turns active: a sender that sees it active queues for the peer, never for the channel.
+        outLink = link;
+        if (previous != null) {
+            previous.detach();
+        }
+        this.handshake = success;
+        this.channel = ch;
+        this.readPaused = false;
+        this.state = State.ACTIVE;
+        if (!listener.pipeConnected(this)) {
+            state = connecting ? State.CONNECTING : State.DISCONNECTED;
+            return false;
+        }
+        return true;
+    }
+
+    /** The inproc join: this pipe's subscriptions, staged for the peer ahead of anything queued. */
+    void writeSubscriptions() {
+        listener.writeSubscriptions(this);
     }
 
     void onInbound(ZmtpMessage msg) {

@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -52,7 +53,8 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
                 pipe.onInbound(ZmtpMessage.wrap(Unpooled.wrappedBuffer(new byte[] {1})));
                 pipe.onReadComplete();
             }
-            pipe.onHandshake(ctx.channel(), success, inprocPeer(ctx.channel()));
+            pipe.onHandshake(ctx.channel(), success, inprocEnd(ctx.channel(), InprocTransport.LOCAL_END),
+                    inprocEnd(ctx.channel(), InprocTransport.PEER_END));
             handshaken = true;
             pipe.emit(ZmtpSocketEvent.Type.CONNECTED, ctx.channel(), null);
         } else if (evt instanceof ZmtpHandshakeFailureEvent) {
@@ -99,12 +101,12 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
         return ZmtpMessage.wrap(body);
     }
 
-    /** Over inproc, the peer's end its hello brought (its pipe reads this pipe's queue); null over tcp and ipc. */
-    private static InprocEnd inprocPeer(Channel ch) {
-        if (!ch.hasAttr(InprocTransport.PEER_END)) {
+    /** Over inproc, this connection's end or the peer's (its hello brought it); null over tcp and ipc. */
+    private static InprocEnd inprocEnd(Channel ch, AttributeKey<Object> key) {
+        if (!ch.hasAttr(key)) {
             return null;
         }
-        Object end = ch.attr(InprocTransport.PEER_END).get();
+        Object end = ch.attr(key).get();
         return end instanceof InprocEnd ? (InprocEnd) end : null;
     }
 

@@ -9,11 +9,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoEventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
-import io.netty.channel.local.LocalIoHandle;
 import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
 import io.netty.util.AttributeKey;
@@ -41,9 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * connects the moment it happens (the connector's RECONNECT_IVL only comes in after a failure or a lost
  * connection).
  *
- * <p>Netty's NIO and epoll loops can't register a {@code LocalChannel} (their {@code IoHandler}s take only their own
- * handles), so unless the context's loops can, inproc gets one thread of its own, started on first use and stopped
- * by {@link #close}.
+ * <p>Every inproc channel of a context is on one thread of its own ({@code zmq-inproc}, started on first use and
+ * stopped by {@link #close}; Netty's NIO and epoll loops can't register a {@code LocalChannel} anyway). The socket
+ * layer relies on it: the two ends of a connection meet there, one after the other, and the second joins both
+ * pipes. Only connecting, the hellos and closing run on it; messages never do.
  */
 public final class InprocTransport implements Transport {
     private static final AtomicLong CONTEXTS = new AtomicLong();
@@ -56,12 +55,10 @@ public final class InprocTransport implements Transport {
     /** Set from the peer's hello before the handshake event fires: the peer's {@link #LOCAL_END}. */
     public static final AttributeKey<Object> PEER_END = AttributeKey.valueOf(InprocTransport.class, "peerEnd");
 
-    private final EventLoopGroup contextGroup;
     private final String prefix = "zmtp-inproc-" + CONTEXTS.incrementAndGet() + "/";
     private final Object lock = new Object();
     // under lock
     private EventLoopGroup group;
-    private boolean ownGroup;
     private boolean closed;
     /** Names bound or being bound; the value is null while the bind is under way. */
     private final Map<String, Channel> bound = new HashMap<>();
@@ -78,9 +75,7 @@ public final class InprocTransport implements Transport {
         }
     }
 
-    /** @param contextGroup the context's loops, used for inproc too if they can register local channels */
-    public InprocTransport(EventLoopGroup contextGroup) {
-        this.contextGroup = contextGroup;
+    public InprocTransport() {
     }
 
     @Override
@@ -94,14 +89,9 @@ public final class InprocTransport implements Transport {
                 throw new IllegalStateException("inproc transport is closed");
             }
             if (group == null) {
-                EventLoop l = contextGroup.next();
-                if (l instanceof IoEventLoop && ((IoEventLoop) l).isCompatible(LocalIoHandle.class)) {
-                    group = contextGroup;
-                } else {
-                    group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("zmq-inproc", true),
-                            LocalIoHandler.newFactory());
-                    ownGroup = true;
-                }
+                // One thread: the socket layer's join of a connection's two ends relies on it (see the class comment).
+                group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("zmq-inproc", true),
+                        LocalIoHandler.newFactory());
             }
             return group;
         }
@@ -248,12 +238,12 @@ public final class InprocTransport implements Transport {
         return false;
     }
 
-    /** Stops inproc's own thread, if it started one; the context's sockets are closed by then. */
+    /** Stops inproc's thread, if it started; the context's sockets are closed by then. */
     public void close() {
         EventLoopGroup g;
         synchronized (lock) {
             closed = true;
-            g = ownGroup ? group : null;
+            g = group;
         }
         if (g != null) {
             g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
