@@ -13,6 +13,8 @@ final class InprocEnd {
     final Channel channel;
     /** The inproc thread only: this end's handshake, once done. */
     ZmtpHandshakeSuccessEvent arrived;
+    /** The inproc thread only: both sockets have the connection (CONNECTED was told). */
+    boolean joined;
 
     InprocEnd(Pipe pipe, Channel channel) {
         this.pipe = pipe;

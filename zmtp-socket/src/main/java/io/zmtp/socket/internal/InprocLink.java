@@ -2,6 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.netty.channel.Channel;
 import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.socket.ZmtpSocketEvent;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -127,8 +128,12 @@ final class InprocLink {
         pb.writeSubscriptions();
         ab.open();
         ba.open();
+        a.joined = true;
+        b.joined = true;
         pa.signalActivity();
         pb.signalActivity();
+        pa.emit(ZmtpSocketEvent.Type.CONNECTED, a.channel, null);
+        pb.emit(ZmtpSocketEvent.Type.CONNECTED, b.channel, null);
     }
 
     boolean isLive() {
@@ -237,6 +242,14 @@ final class InprocLink {
             return !queue.isEmpty();
         }
         return s == ENDED;
+    }
+
+    /**
+     * Whether the reader may still get something: the link is open and not yet handed over. (A reader whose own
+     * channel closed first drains until the writer sees the end: what the writer sent until then is the reader's.)
+     */
+    boolean owesReader() {
+        return opened && state != DONE;
     }
 
     /** Whether what was sent before the link ended is still to be handed to the reader. */

@@ -229,6 +229,18 @@ public final class Pipe {
         return l != null && l.readerHasInput();
     }
 
+    /**
+     * Whether a disconnected pipe has input still to come to the application: queued, or (inproc) on a peer queue
+     * whose writer has not yet seen the end of the connection and will hand over what it sent until then. Lock held.
+     */
+    boolean hasInputToDrain() {
+        if (hasInput()) {
+            return true;
+        }
+        InprocLink l = inLink;
+        return l != null && l.owesReader();
+    }
+
     /** Takes the next inbound message (ownership passes to the caller), or null. */
     public ZmtpMessage poll() {
         InboundBatch c = taking;
@@ -368,6 +380,11 @@ public final class Pipe {
      * the two always sees the other).
      */
     public void discardOutput() {
+        InprocLink l = outLink;
+        if (l != null && l.isLive()) {
+            // Over inproc, what a live link holds is its reader's already (handed over when the link ends).
+            return;
+        }
         discardRequested = true;
         serviceOutput();
     }

@@ -33,6 +33,8 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
     private final boolean acceptsSubscriptions;
     private final Runnable onHandshake;
     private boolean handshaken;
+    /** Over inproc, this connection's end; null until the handshake, and over tcp and ipc. */
+    private InprocEnd own;
 
     PipeHandler(Pipe pipe, boolean readsMessages, boolean acceptsSubscriptions, Runnable onHandshake) {
         this.pipe = pipe;
@@ -53,10 +55,14 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
                 pipe.onInbound(ZmtpMessage.wrap(Unpooled.wrappedBuffer(new byte[] {1})));
                 pipe.onReadComplete();
             }
-            pipe.onHandshake(ctx.channel(), success, inprocEnd(ctx.channel(), InprocTransport.LOCAL_END),
-                    inprocEnd(ctx.channel(), InprocTransport.PEER_END));
-            handshaken = true;
-            pipe.emit(ZmtpSocketEvent.Type.CONNECTED, ctx.channel(), null);
+            own = inprocEnd(ctx.channel(), InprocTransport.LOCAL_END);
+            InprocEnd peer = inprocEnd(ctx.channel(), InprocTransport.PEER_END);
+            pipe.onHandshake(ctx.channel(), success, own, peer);
+            if (own == null || peer == null) {
+                handshaken = true;
+                pipe.emit(ZmtpSocketEvent.Type.CONNECTED, ctx.channel(), null);
+            }
+            // Over inproc, CONNECTED is told when both sockets have the connection, for both ends (InprocLink.join).
         } else if (evt instanceof ZmtpHandshakeFailureEvent) {
             ZmtpHandshakeFailureEvent f = (ZmtpHandshakeFailureEvent) evt;
             pipe.emit(ZmtpSocketEvent.Type.HANDSHAKE_FAILED, ctx.channel(), f.reason() + ": " + f.message());
@@ -124,7 +130,7 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (handshaken) {
+        if (handshaken || (own != null && own.joined)) {
             pipe.emit(ZmtpSocketEvent.Type.DISCONNECTED, ctx.channel(), null);
         }
         pipe.onInactive(ctx.channel());

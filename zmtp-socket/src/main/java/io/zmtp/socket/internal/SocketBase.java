@@ -246,7 +246,7 @@ public abstract class SocketBase implements PipeListener {
                 }
                 xdisconnected(p);
                 if (!p.isConnecting() || options.value(ZmtpSocketOption.IMMEDIATE)) {
-                    if (p.hasInput()) {
+                    if (p.hasInputToDrain()) {
                         draining.add(p);
                     } else {
                         dropPipe(p);
@@ -257,7 +257,7 @@ public abstract class SocketBase implements PipeListener {
         if (!draining.isEmpty()) {
             for (Iterator<Pipe> it = draining.iterator(); it.hasNext(); ) {
                 Pipe p = it.next();
-                if (!p.hasInput() && !p.isActive()) {
+                if (!p.hasInputToDrain() && !p.isActive()) {
                     it.remove();
                     dropPipe(p);
                 }
