@@ -25,6 +25,10 @@ final class InboundBatch {
         items[size++] = message;
     }
 
+    int capacity() {
+        return items.length;
+    }
+
     boolean isFull() {
         return size == items.length;
     }

@@ -84,6 +84,8 @@ final class InprocLink {
     volatile boolean readerIdle;
     volatile boolean writerBlocked;
 
+    /** The reader, under its lock: what one take polls, before conversion. */
+    private Object[] scratch;
     /** The inproc thread, until open(): subscriptions for the reader, ahead of anything queued. */
     private InboundBatch staged;
 
@@ -284,10 +286,14 @@ final class InprocLink {
             int taken = 0;
             try {
                 if (isLive()) {
-                    Object m;
-                    while (!into.isFull() && (m = q.poll()) != null) {
-                        taken++;
-                        ZmtpMessage admitted = reader.admit(this, m);
+                    Object[] polled = scratch;
+                    if (polled == null) {
+                        scratch = polled = new Object[into.capacity()];
+                    }
+                    taken = q.poll(polled, into.capacity());
+                    for (int i = 0; i < taken; i++) {
+                        ZmtpMessage admitted = reader.admit(this, polled[i]);
+                        polled[i] = null;
                         if (admitted != null) {
                             into.add(admitted);
                         }
