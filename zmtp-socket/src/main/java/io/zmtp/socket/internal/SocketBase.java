@@ -244,7 +244,7 @@ public abstract class SocketBase implements PipeListener {
                 }
                 xdisconnected(p);
                 if (!p.isConnecting() || options.value(ZmtpSocketOption.IMMEDIATE)) {
-                    if (p.hasInput()) {
+                    if (p.hasInputToDrain()) {
                         draining.add(p);
                     } else {
                         dropPipe(p);
@@ -255,7 +255,7 @@ public abstract class SocketBase implements PipeListener {
         if (!draining.isEmpty()) {
             for (Iterator<Pipe> it = draining.iterator(); it.hasNext(); ) {
                 Pipe p = it.next();
-                if (!p.hasInput() && !p.isActive()) {
+                if (!p.hasInputToDrain() && !p.isActive()) {
                     it.remove();
                     dropPipe(p);
                 }
