@@ -39,8 +39,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Input layout: byte 0 selects the configuration (each target reads it its own way); byte 1 picks
  * {@code maxMessageSize} (bits 6-7: 64, 200, 1024 or 4096 bytes, small so that a hostile size is reachable by an input
  * of a few KiB) and how the stream is cut into reads (bits 0-5: 0 for one read, n for reads of 1 to n bytes from a
- * generator seeded by the input); the rest is what the peer sends. The targets are {@link NullHandshakeFuzzTest} and {@link FrameFuzzTest}; a new mechanism gets its
- * handshake target by calling {@link #handshake(ZmtpMechanismFactory, byte[])} with its factory.
+ * generator seeded by the input); the rest is what the peer sends. The targets are {@link NullHandshakeFuzzTest},
+ * {@link PlainHandshakeFuzzTest}, {@link CurveHandshakeFuzzTest} and {@link FrameFuzzTest}; a new mechanism gets its
+ * handshake target by calling {@link #handshake(byte[], ZmtpMechanismFactory...)} with its factories.
  */
 final class CodecFuzzing {
     private static final long[] MAX_MESSAGE_SIZES = {64, 200, 1024, 4096};
@@ -53,14 +54,16 @@ final class CodecFuzzing {
 
     /**
      * The handshake from its first byte, with the configuration from byte 0: bits 0-1 the versions accepted (all,
-     * 3.x only, 2.0 only, 1.0 only; a non-NULL mechanism has only 3.x), bits 2-5 our socket type, bit 6 an
-     * identity, bit 7 heartbeats. Whatever the peer sends, including a whole handshake and frames after it.
+     * 3.x only, 2.0 only, 1.0 only) for the NULL mechanism, or which of {@code roles} we play (client or server) for
+     * another mechanism, which needs 3.x; bits 2-5 our socket type, bit 6 an identity, bit 7 heartbeats. Whatever the
+     * peer sends, including a whole handshake and frames after it.
      */
-    static void handshake(ZmtpMechanismFactory mechanism, byte[] data) {
+    static void handshake(byte[] data, ZmtpMechanismFactory... roles) {
         if (data.length < 2) {
             return;
         }
         int selector = data[0] & 0xFF;
+        ZmtpMechanismFactory mechanism = roles[(selector & 0x03) % roles.length];
         ZmtpConfig.Builder config = ZmtpConfig.builder(TYPES[((selector >> 2) & 0x0F) % TYPES.length])
                 .mechanism(mechanism);
         boolean nullMechanism = NullMechanism.NAME.equals(mechanism.name());

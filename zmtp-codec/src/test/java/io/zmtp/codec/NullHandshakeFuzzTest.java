@@ -11,7 +11,7 @@ import java.util.stream.Stream;
  * Fuzzes the handshake with the NULL mechanism from the peer's first byte, for every version a peer can pick with
  * its bytes (staged detection of 1.0, 2.0, 3.0 and 3.1) and for handlers restricted to 3.x, 2.0 or 1.0. Seeded from
  * the libzmq captures; what is checked is in {@link CodecFuzzing}. Other mechanisms get a class like this one that
- * passes their factory.
+ * passes their factories ({@link PlainHandshakeFuzzTest}, {@link CurveHandshakeFuzzTest}).
  */
 class NullHandshakeFuzzTest {
 
@@ -22,6 +22,6 @@ class NullHandshakeFuzzTest {
     @MethodSource
     @FuzzTest(maxDuration = "10s")
     void shouldKeepTheCodecGuaranteesWhateverThePeerSendsFromItsFirstByte(byte[] data) {
-        CodecFuzzing.handshake(NullMechanism.factory(), data);
+        CodecFuzzing.handshake(data, NullMechanism.factory());
     }
 }
