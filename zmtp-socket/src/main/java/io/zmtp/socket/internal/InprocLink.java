@@ -29,7 +29,11 @@ import java.lang.invoke.VarHandle;
  * ({@link #transfer}), where the reader drains them like any other. A reader that terminated gets nothing: the
  * messages stay the writer's (the next connection's, or discarded when the writer terminates). So every message is
  * taken by one reader, or released by the writer's {@code discardOutput}, or by the reader's terminate, whichever
- * side goes first.
+ * side goes first. Two rules keep what was sent from being dropped on the way: the writer's {@code discardOutput}
+ * leaves a live link's messages alone (they are the reader's already), and a disconnected reader keeps draining
+ * until its writer has seen the end and handed over ({@link #owesReader}).
+ *
+ * <p>Every socket type takes this path; no message travels over the {@code LocalChannel}s.
  *
  * <h2>Threads and wake-ups</h2>
  * <ul>

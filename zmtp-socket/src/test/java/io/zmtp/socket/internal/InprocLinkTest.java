@@ -1,0 +1,176 @@
+package io.zmtp.socket.internal;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.zmtp.codec.ZmtpCommand;
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpMetadata;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.codec.ZmtpVersion;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Two pipes joined as an inproc connection joins them, on embedded channels: no socket, no thread. */
+class InprocLinkTest {
+    /** Counts each pipe's activity signals (what wakes its socket). */
+    private static final class Listener implements PipeListener {
+        final Map<Pipe, Integer> signals = new HashMap<>();
+
+        @Override
+        public boolean pipeConnected(Pipe pipe) {
+            return true;
+        }
+
+        @Override
+        public void pipeDisconnected(Pipe pipe) {
+        }
+
+        @Override
+        public void pipeActivity(Pipe pipe) {
+            signals.merge(pipe, 1, Integer::sum);
+        }
+
+        int signals(Pipe pipe) {
+            return signals.getOrDefault(pipe, 0);
+        }
+    }
+
+    private final Listener listener = new Listener();
+    private final EmbeddedChannel writerChannel = new EmbeddedChannel();
+    private final EmbeddedChannel readerChannel = new EmbeddedChannel();
+
+    @AfterEach
+    void closeChannels() {
+        writerChannel.finishAndReleaseAll();
+        readerChannel.finishAndReleaseAll();
+    }
+
+    private static ZmtpHandshakeSuccessEvent handshake(ZmtpSocketType peer) {
+        return new ZmtpHandshakeSuccessEvent(ZmtpVersion.ZMTP_31, "NULL",
+                ZmtpMetadata.builder().socketType(peer).build(), null);
+    }
+
+    /** Joins {@code writer} (a connecting PUSH's pipe) and {@code reader} (an accepted PULL's), both handshakes done. */
+    private void join(Pipe writer, Pipe reader) {
+        InprocEnd w = new InprocEnd(writer, writerChannel);
+        InprocEnd r = new InprocEnd(reader, readerChannel);
+        writer.onHandshake(writerChannel, handshake(ZmtpSocketType.PULL), w, r);
+        assertThat(writer.isActive()).as("active before the peer's handshake").isFalse();
+        reader.onHandshake(readerChannel, handshake(ZmtpSocketType.PUSH), r, w);
+        assertThat(writer.isActive()).isTrue();
+        assertThat(reader.isActive()).isTrue();
+    }
+
+    private static String text(ZmtpMessage m) {
+        try {
+            return m.frame(0).toString(StandardCharsets.ISO_8859_1);
+        } finally {
+            m.release();
+        }
+    }
+
+    @Test
+    void shouldLimitADirectionToTheWritersSndhwmPlusTheReadersRcvhwmAndWakeTheBlockedWriter() {
+        Pipe writer = new Pipe(listener, true, "inproc://t", 2, 1000);
+        Pipe reader = new Pipe(listener, false, "inproc://t", 1000, 3);
+        join(writer, reader);
+        for (int i = 0; i < 5; i++) {
+            assertThat(writer.offer(ZmtpMessage.of("m" + i))).isTrue();
+        }
+        assertThat(writer.hasRoom()).isFalse();
+        int before = listener.signals(writer);
+        assertThat(text(reader.poll())).isEqualTo("m0");
+        assertThat(listener.signals(writer)).as("the blocked writer is woken").isEqualTo(before + 1);
+        assertThat(writer.hasRoom()).isTrue();
+        for (int i = 1; i < 5; i++) {
+            assertThat(text(reader.poll())).isEqualTo("m" + i);
+        }
+        assertThat(writer.sentCount()).isEqualTo(5);
+        assertThat(reader.receivedCount()).isEqualTo(5);
+        writer.terminate();
+        reader.terminate();
+    }
+
+    @Test
+    void shouldSignalTheReaderOnlyWhenItFoundTheQueueEmpty() {
+        Pipe writer = new Pipe(listener, true, "inproc://t", 1000, 1000);
+        Pipe reader = new Pipe(listener, false, "inproc://t", 1000, 1000);
+        join(writer, reader);
+        assertThat(reader.poll()).isNull();
+        int before = listener.signals(reader);
+        writer.offer(ZmtpMessage.of("a"));
+        assertThat(listener.signals(reader)).isEqualTo(before + 1);
+        writer.offer(ZmtpMessage.of("b"));
+        writer.offer(ZmtpMessage.of("c"));
+        assertThat(listener.signals(reader)).as("no signal while the reader has not looked again").isEqualTo(before + 1);
+        assertThat(text(reader.poll())).isEqualTo("a");
+        assertThat(text(reader.poll())).isEqualTo("b");
+        assertThat(text(reader.poll())).isEqualTo("c");
+        writer.terminate();
+        reader.terminate();
+    }
+
+    @Test
+    void shouldLeaveTheReaderWhatTheWriterQueuedWhenTheWriterTerminates() {
+        Pipe writer = new Pipe(listener, true, "inproc://t", 1000, 1000);
+        Pipe reader = new Pipe(listener, false, "inproc://t", 1000, 1000);
+        join(writer, reader);
+        writer.offer(ZmtpMessage.of("x"));
+        writer.offer(ZmtpMessage.of("y"));
+        writer.terminate();
+        assertThat(reader.hasInput()).isTrue();
+        assertThat(text(reader.poll())).isEqualTo("x");
+        assertThat(text(reader.poll())).isEqualTo("y");
+        assertThat(reader.poll()).isNull();
+        assertThat(reader.hasInputToDrain()).isFalse();
+        reader.terminate();
+    }
+
+    @Test
+    void shouldKeepForTheNextConnectionWhatTheWriterQueuedAfterTheReaderTerminated() {
+        Pipe writer = new Pipe(listener, true, "inproc://t", 1000, 1000);
+        Pipe reader = new Pipe(listener, false, "inproc://t", 1000, 1000);
+        join(writer, reader);
+        reader.terminate();
+        writer.offer(ZmtpMessage.of("later"));
+        writer.onInactive(writerChannel);
+        assertThat(writer.outDepth()).as("still the writer's").isEqualTo(1);
+        writer.terminate();
+        assertThat(writer.outDepth()).isZero();
+    }
+
+    @Test
+    void shouldReleaseWhatASocketThatNeverReadsIsSent() {
+        Pipe writer = new Pipe(listener, true, "inproc://t", 1000, 1000);
+        Pipe reader = new Pipe(listener, false, "inproc://t", 1000, 1000);
+        reader.readRules(false, false);
+        join(writer, reader);
+        ZmtpMessage m = ZmtpMessage.of("ignored");
+        writer.offer(m);
+        assertThat(reader.poll()).isNull();
+        assertThat(m.refCnt()).isZero();
+        writer.terminate();
+        reader.terminate();
+    }
+
+    @Test
+    void shouldGiveAPublisherSubscriptionChangesAsMessagesAndDropThoseForAnEarlierConnection() {
+        Pipe writer = new Pipe(listener, true, "inproc://t", 1000, 1000);
+        Pipe reader = new Pipe(listener, false, "inproc://t", 1000, 1000);
+        reader.readRules(true, true);
+        join(writer, reader);
+        writer.writeToConnection(ZmtpCommand.subscribe(Unpooled.copiedBuffer("a", StandardCharsets.US_ASCII)));
+        writer.writeToConnection(ZmtpCommand.cancel(Unpooled.copiedBuffer("a", StandardCharsets.US_ASCII)));
+        assertThat(text(reader.poll())).isEqualTo("\u0001a");
+        assertThat(text(reader.poll())).isEqualTo("\u0000a");
+        writer.terminate();
+        reader.terminate();
+    }
+}
