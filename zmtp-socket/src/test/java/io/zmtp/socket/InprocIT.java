@@ -255,6 +255,12 @@ class InprocIT {
         ZmtpSocket push = socket(PUSH);
         push.setOption(ZmtpSocketOption.SNDHWM, 10);
         link(pull, push, "hwm");
+        // The limit below is the joined connection's: before the join the PUSH's own queue holds only its SNDHWM.
+        long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (push.peers().stream().noneMatch(peer -> peer.state() == ZmtpPeer.State.CONNECTED)) {
+            assertThat(System.nanoTime() - joinDeadline).as("the inproc connection comes up").isNegative();
+            Thread.onSpinWait();
+        }
         int sent = 0;
         // A full pipe refuses at once; messages still moving may free room for a moment, so wait for it to stay full.
         long quietSince = System.nanoTime();
