@@ -2,12 +2,14 @@ package io.zmtp.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.zmtp.codec.mechanism.CurveMechanism;
 import io.zmtp.codec.security.CurveKeyPair;
 import io.zmtp.codec.security.DefaultZmtpAuthenticator;
 import io.zmtp.codec.security.Z85;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -27,9 +29,8 @@ class ZmtpCurveTest {
         return TestPeer.of(ZmtpConfig.builder(type).mechanism(CurveMechanism.client(keys, serverKey)));
     }
 
-    private static TestPeer server(ZmtpSocketType type, ZmtpConfig.Builder... extra) {
-        ZmtpConfig.Builder b = ZmtpConfig.builder(type).mechanism(CurveMechanism.server(SERVER));
-        return TestPeer.of(b);
+    private static TestPeer server(ZmtpSocketType type) {
+        return TestPeer.of(ZmtpConfig.builder(type).mechanism(CurveMechanism.server(SERVER)));
     }
 
     private static String msg(String... frames) {
@@ -81,8 +82,8 @@ class ZmtpCurveTest {
         try (TestPeer dealer = TestPeer.of(clientConfig); TestPeer router = TestPeer.of(serverConfig)) {
             TestPeer.pump(dealer, router);
             router.inbound.clear();
-            io.netty.channel.ChannelFuture good = dealer.channel.write(new ZmtpCodecSpiTest.Quote("AB", 0x4142434445464748L));
-            io.netty.channel.ChannelFuture bad = dealer.channel.write(new ZmtpCodecSpiTest.Quote("X", -1));
+            ChannelFuture good = dealer.channel.write(new ZmtpCodecSpiTest.Quote("AB", 0x4142434445464748L));
+            ChannelFuture bad = dealer.channel.write(new ZmtpCodecSpiTest.Quote("X", -1));
             dealer.channel.write(ZmtpMessage.of("plain"));
             dealer.channel.flush();
             assertThat(good.isSuccess()).isTrue();
@@ -242,7 +243,7 @@ class ZmtpCurveTest {
 
     /** Pumps, returning what {@code from} wrote to {@code to}. */
     private static byte[] pumpRecordingFrom(TestPeer from, TestPeer to) {
-        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
         for (int i = 0; i < 1000; i++) {
             byte[] a = from.outbound();
             byte[] b = to.outbound();
@@ -258,7 +259,7 @@ class ZmtpCurveTest {
 
     /** Pumps, returning everything either side wrote. */
     private static byte[] pumpRecording(TestPeer a, TestPeer b) {
-        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
         for (int i = 0; i < 1000; i++) {
             byte[] fromA = a.outbound();
             byte[] fromB = b.outbound();

@@ -78,7 +78,7 @@ public final class ZmtpContext implements AutoCloseable {
         this.resolveExecutor = new ThreadPoolExecutor(RESOLVE_THREADS, RESOLVE_THREADS, 10, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), new DefaultThreadFactory("zmq-resolve", true));
         resolveExecutor.allowCoreThreadTimeOut(true);
-        this.inproc = new InprocTransport(group);
+        this.inproc = new InprocTransport();
         this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis,
                 new TcpTransport(group, epoll, b.hostResolver, resolveExecutor),
                 new IpcTransport(group, epoll),

@@ -6,8 +6,10 @@ package io.zmtp.socket;
  * peer's {@code droppedCount()}) and reported to monitors ({@link ZmtpSocketEvent.Type#MESSAGES_DROPPED}, once per
  * burst).
  *
- * <p>REQ and REP keep their lockstep: a dropped request or reply would leave both sides waiting, so for them the
- * drop policies act as {@link #BLOCK}.
+ * <p>REQ keeps its lockstep: a dropped request would leave it waiting for a reply forever, so for REQ the drop
+ * policies act as {@link #BLOCK}; REP answers the peer it was asked by, and drops a reply for a peer that is gone or
+ * full, as libzmq does. XSUB never waits (its messages go to every publisher): {@link #BLOCK} and {@link #FAIL} act
+ * as {@link #DROP_NEWEST} there.
  */
 public enum ZmtpOverflowPolicy {
     /**

@@ -69,8 +69,9 @@ public interface ZmtpPeer {
     ZmtpMetadata metadata();
 
     /**
-     * The user id the security mechanism established for the peer (the {@code User-Id} property: PLAIN's user
-     * name, a CURVE client's key as ZAP reported it), or null with NULL security.
+     * The user id this socket's authenticator gave the peer in its last handshake (PLAIN's user name; for CURVE what
+     * the authenticator or ZAP handler returned, e.g. the client's key in Z85), libzmq's {@code User-Id}; null with
+     * NULL security or when nothing authenticated the peer.
      */
     String userId();
 

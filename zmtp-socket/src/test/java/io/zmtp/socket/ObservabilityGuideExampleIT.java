@@ -170,6 +170,7 @@ class ObservabilityGuideExampleIT {
 
     @Test
     void metricsAndLibzmqMonitorExample() {
+        ZmtpContext context = sockets.context();
         ZmtpSocket socket = sockets.socket(ZmtpSocketType.REP);
         // guide: metrics
         MeterRegistry registry = new SimpleMeterRegistry();   // or your application's registry
@@ -177,7 +178,7 @@ class ObservabilityGuideExampleIT {
         // guide: end
         // guide: libzmq-monitor
         socket.monitor("inproc://orders.monitor");            // zmq_socket_monitor(socket, "inproc://...", ZMQ_EVENT_ALL)
-        ZmtpSocket events = sockets.socket(ZmtpSocketType.PAIR);
+        ZmtpSocket events = context.socket(ZmtpSocketType.PAIR);
         events.connect("inproc://orders.monitor");
         socket.bind("tcp://127.0.0.1:*");
         ZmtpMessage event = events.receive(Duration.ofSeconds(5));

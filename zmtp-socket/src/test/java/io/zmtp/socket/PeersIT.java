@@ -143,4 +143,21 @@ class PeersIT {
         assertThat(push.droppedCount()).isEqualTo(5);
         assertThat(push.peers()).isEmpty();
     }
+
+    @Test
+    void shouldTellTheUserIdThatPlainAuthenticationEstablished() {
+        ZmtpSocket server = sockets.socket(ZmtpSocketType.PULL);
+        server.setOption(ZmtpSocketOption.PLAIN_SERVER, true);
+        server.setOption(ZmtpSocketOption.AUTHENTICATOR, io.zmtp.codec.security.DefaultZmtpAuthenticator.builder()
+                .plainUser("admin", "secret")
+                .build());
+        ZmtpSocket client = sockets.socket(ZmtpSocketType.PUSH);
+        client.setOption(ZmtpSocketOption.PLAIN_USERNAME, "admin");
+        client.setOption(ZmtpSocketOption.PLAIN_PASSWORD, "secret");
+        client.connect(server.bind("tcp://127.0.0.1:*"));
+        client.send("hello");
+        assertThat(recv(server)).isEqualTo("hello");
+        assertThat(server.lastPeer().userId()).isEqualTo("admin");
+        assertThat(client.peers().get(0).userId()).as("the client authenticated nobody").isNull();
+    }
 }

@@ -1,10 +1,12 @@
 package io.zmtp.socket;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.security.CurveKeyPair;
 import io.zmtp.codec.security.DefaultZmtpAuthenticator;
-import io.zmtp.codec.security.ZmtpAuthResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,7 +46,7 @@ class SecurityIT {
             rep.bind("inproc://zeromq.zap.01");
             thread = new Thread(() -> {
                 while (running.get()) {
-                    io.zmtp.codec.ZmtpMessage m;
+                    ZmtpMessage m;
                     try {
                         m = rep.receive(Duration.ofMillis(50));
                     } catch (ZmtpSocketException e) {
@@ -59,7 +61,7 @@ class SecurityIT {
                     boolean ok = frames.get(5).equals("CURVE") || frames.get(5).equals("NULL")
                             || (frames.get(6).equals(allowedUser) && frames.get(7).equals(password));
                     ZmtpMetadata md = ZmtpMetadata.builder().property("X-Role", "admin").build();
-                    io.netty.buffer.ByteBuf encoded = io.netty.buffer.Unpooled.buffer();
+                    ByteBuf encoded = Unpooled.buffer();
                     md.encode(encoded);
                     byte[] mdBytes = new byte[encoded.readableBytes()];
                     encoded.readBytes(mdBytes);
@@ -80,7 +82,7 @@ class SecurityIT {
     }
 
     /** The message's frames as text; releases it. */
-    private static List<String> strings(io.zmtp.codec.ZmtpMessage m) {
+    private static List<String> strings(ZmtpMessage m) {
         assertThat(m).as("message within " + WAIT).isNotNull();
         try {
             return m.toStrings();
@@ -263,13 +265,12 @@ class SecurityIT {
         while (got.isEmpty() && System.nanoTime() < deadline) {
             pub.send("b", "filtered");
             pub.send("a", "through");
-            io.zmtp.codec.ZmtpMessage m = sub.receive(Duration.ofMillis(50));
+            ZmtpMessage m = sub.receive(Duration.ofMillis(50));
             if (m != null) {
                 got.addAll(m.toStrings());
                 m.release();
             }
         }
         assertThat(got).containsExactly("a", "through");
-        assertThat(ZmtpAuthResult.allow().isAllowed()).isTrue();
     }
 }

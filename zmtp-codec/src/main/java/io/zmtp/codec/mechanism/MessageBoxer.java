@@ -2,10 +2,8 @@ package io.zmtp.codec.mechanism;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
-import org.bouncycastle.crypto.engines.Salsa20Engine;
 import org.bouncycastle.crypto.macs.Poly1305;
 import org.bouncycastle.crypto.params.KeyParameter;
-import org.bouncycastle.crypto.params.ParametersWithIV;
 
 import java.security.MessageDigest;
 
@@ -13,8 +11,8 @@ import java.security.MessageDigest;
  * XSalsa20-Poly1305 boxes for one direction of one connection's messages, with nothing allocated per box. Every
  * MESSAGE nonce of a direction shares its first 16 bytes ("CurveZMQMESSAGEC" or "...S"), so the HSalsa20 step of
  * XSalsa20 is done once, when the connection starts, and each box only sets the 8-byte short nonce into a reused
- * Salsa20 state. The Poly1305 key object is reused too (its array is rewritten for each box). Bytes go through a
- * per-thread scratch array in chunks, so a large frame costs no large buffer.
+ * Salsa20 state ({@link SalsaStream}). The Poly1305 key object is reused too (its array is rewritten for each box).
+ * Bytes go through a per-thread scratch array in chunks, so a large frame costs no large buffer.
  *
  * <p>Event-loop confined, like the connection it belongs to.
  */
@@ -27,16 +25,14 @@ final class MessageBoxer {
             return new byte[CHUNK];
         }
     };
-    private static final byte[] ZEROS = new byte[32];
 
-    private final NonceSalsa20 salsa = new NonceSalsa20();
+    private final SalsaStream salsa;
     private final Poly1305 mac = new Poly1305();
     private final KeyParameter macKey = new KeyParameter(new byte[32]);
     /** The key object's own array (Bouncy Castle hands it out): rewritten for each box, so nothing is allocated. */
     private final byte[] macKeyBytes = macKey.getKey();
     private final byte[] tag = new byte[CryptoBox.TAG_LENGTH];
     private final byte[] expectedTag = new byte[CryptoBox.TAG_LENGTH];
-    private final byte[] oneByte = new byte[1];
 
     /**
      * @param key    the connection's precomputed key ({@code crypto_box_beforenm})
@@ -48,7 +44,7 @@ final class MessageBoxer {
             p[i] = (byte) prefix.charAt(i);
         }
         byte[] subkey = CryptoBox.hsalsa20(key, p);
-        salsa.init(true, new ParametersWithIV(new KeyParameter(subkey), new byte[8]));
+        salsa = new SalsaStream(subkey);
         java.util.Arrays.fill(subkey, (byte) 0);
         if (macKey.getKey() != macKeyBytes) {
             // A Bouncy Castle whose getKey() copies would MAC with a stale key; refuse it rather than send garbage.
@@ -58,8 +54,7 @@ final class MessageBoxer {
 
     /** Starts a box with {@code nonce}: the key stream restarts, its first 32 bytes key the MAC. */
     private void begin(long nonce) {
-        salsa.setNonce(nonce);
-        salsa.processBytes(ZEROS, 0, 32, macKeyBytes, 0);
+        salsa.start(nonce, macKeyBytes);
         mac.init(macKey);
     }
 
@@ -86,7 +81,7 @@ final class MessageBoxer {
     }
 
     private void encryptChunk(byte[] scratch, int n, ByteBuf out) {
-        salsa.processBytes(scratch, 0, n, scratch, 0);
+        salsa.xor(scratch, 0, n);
         mac.update(scratch, 0, n);
         out.writeBytes(scratch, 0, n);
     }
@@ -103,17 +98,18 @@ final class MessageBoxer {
         in.readBytes(expectedTag);
         int remaining = length - CryptoBox.TAG_LENGTH;
         byte[] scratch = SCRATCH.get();
-        in.readBytes(oneByte);
-        mac.update(oneByte, 0, 1);
-        salsa.processBytes(oneByte, 0, 1, oneByte, 0);
-        int flags = oneByte[0] & 0xFF;
-        remaining--;
+        int flags = -1;
         while (remaining > 0) {
             int n = Math.min(remaining, CHUNK);
             in.readBytes(scratch, 0, n);
             mac.update(scratch, 0, n);
-            salsa.processBytes(scratch, 0, n, scratch, 0);
-            out.writeBytes(scratch, 0, n);
+            salsa.xor(scratch, 0, n);
+            // The first byte of the first chunk is the flags byte; the rest is the frame.
+            int skip = flags < 0 ? 1 : 0;
+            if (flags < 0) {
+                flags = scratch[0] & 0xFF;
+            }
+            out.writeBytes(scratch, skip, n - skip);
             remaining -= n;
         }
         mac.doFinal(tag, 0);
@@ -123,13 +119,4 @@ final class MessageBoxer {
         return flags;
     }
 
-    /** Salsa20 whose 8-byte nonce can be set without building parameter objects. */
-    private static final class NonceSalsa20 extends Salsa20Engine {
-        void setNonce(long nonce) {
-            // The nonce's bytes are the short nonce in network order; Salsa20 reads them as two little-endian words.
-            engineState[6] = Integer.reverseBytes((int) (nonce >>> 32));
-            engineState[7] = Integer.reverseBytes((int) nonce);
-            reset();
-        }
-    }
 }

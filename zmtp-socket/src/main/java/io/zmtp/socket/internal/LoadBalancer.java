@@ -57,7 +57,8 @@ public final class LoadBalancer {
         for (int i = 0; i < n; i++) {
             int idx = (next + i) % n;
             Pipe p = pipes.get(idx);
-            if (eligible(p) && p.offer(msg)) {
+            // offer checks the room itself: one look per message, not two.
+            if ((p.isActive() || p.state() == Pipe.State.CONNECTING) && p.offer(msg)) {
                 next = (idx + 1) % n;
                 return p;
             }

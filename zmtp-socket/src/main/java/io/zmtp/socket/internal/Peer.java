@@ -95,6 +95,11 @@ public final class Peer implements ZmtpPeer {
 
     @Override
     public String userId() {
+        String id = pipe.userId();
+        if (id != null) {
+            return id;
+        }
+        // A peer's own claim, for handshakes that carry it as a property rather than through an authenticator.
         byte[] v = pipe.peerMetadata().value(USER_ID);
         return v == null ? null : new String(v, StandardCharsets.UTF_8);
     }

@@ -2,6 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.netty.channel.Channel;
 import io.netty.util.ReferenceCountUtil;
+import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpHandshakeFailureReason;
 import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
@@ -25,11 +26,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * <h2>Threads</h2>
  * The inbound queue is filled by the I/O thread ({@link #onInbound}) and emptied by user threads ({@link #poll}).
  * The outbound queue ({@link SpscChunkedQueue}) the other way round: its producer is whoever holds the socket lock
- * ({@link #offer}, {@link #writeToConnection}), its consumer the drain task on the channel's event loop, or a thread
- * discarding output, each claiming the consumer side for a whole run. Both are lock-free; the drain is scheduled at
+ * ({@link #offer}, {@link #writeToConnection}), its consumer the drain task on the channel's event loop, a thread
+ * discarding output, or the producer itself evicting the oldest message (DROP_OLDEST, {@link #offerReplacingOldest}),
+ * each claiming the consumer side for a whole run. Both are lock-free; the drain is scheduled at
  * most once at a time ({@code drainScheduled}), which the drain clears before it looks at the queue and a producer
  * reads after its message is published, so a message is never left without a drain to come. Fields marked "user
  * side" are touched only under the owning socket's lock.
+ *
+ * <h2>Inproc</h2>
+ * Over inproc the outbound queue is read by the peer's pipe itself, under the peer socket's lock: no drain, no
+ * channel write ({@link InprocLink}, which states that path's invariants). Such a pipe has an {@code outLink} (its
+ * queue's current or last reader) and an {@code inLink} (the peer queue it reads); {@link #poll} takes from its own
+ * inbound queue first (a connection's subscriptions, what a link left when it ended), then from the link.
  *
  * <h2>High-water marks</h2>
  * RCVHWM: when {@code inCount} reaches it the channel stops reading ({@code autoRead=false}) and resumes once the
@@ -93,6 +101,19 @@ public final class Pipe {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong sent = new AtomicLong();
+
+    // inproc (see InprocLink)
+    /** The link this pipe's outbound queue feeds: the current connection's, or the last one's; null over tcp. */
+    private volatile InprocLink outLink;
+    /** The link whose queue this pipe reads: the current connection's, or the last one's. */
+    private volatile InprocLink inLink;
+    /** Links that ended with messages still to hand to their readers (by whoever holds the outbound queue). */
+    private final ConcurrentLinkedQueue<InprocLink> endedLinks = new ConcurrentLinkedQueue<>();
+    /** What this pipe's socket takes from an inproc peer; set before the connection's hello goes out. */
+    private volatile boolean readsMessages = true;
+    private volatile boolean acceptsSubscriptions;
+    /** User side: the batch reads from an inproc peer's queue fill, reused. */
+    private InboundBatch linkBatch;
 
     // user side
     private volatile byte[] routingId;
@@ -162,7 +183,9 @@ public final class Pipe {
     /** Messages received and not yet taken by the application (approximate while messages flow). */
     public int inDepth() {
         InboundBatch c = taking;
-        return inCount.get() + (c == null ? 0 : c.remaining());
+        InprocLink l = inLink;
+        long linked = l != null && l.isLive() ? l.queue.size() : 0;
+        return (int) Math.min(Integer.MAX_VALUE, inCount.get() + (c == null ? 0 : c.remaining()) + linked);
     }
 
     public int outDepth() {
@@ -201,7 +224,23 @@ public final class Pipe {
 
     public boolean hasInput() {
         InboundBatch c = taking;
-        return (c != null && c.hasNext()) || !in.isEmpty();
+        if ((c != null && c.hasNext()) || !in.isEmpty()) {
+            return true;
+        }
+        InprocLink l = inLink;
+        return l != null && l.readerHasInput();
+    }
+
+    /**
+     * Whether a disconnected pipe has input still to come to the application: queued, or (inproc) on a peer queue
+     * whose writer has not yet seen the end of the connection and will hand over what it sent until then. Lock held.
+     */
+    boolean hasInputToDrain() {
+        if (hasInput()) {
+            return true;
+        }
+        InprocLink l = inLink;
+        return l != null && l.owesReader();
     }
 
     /** Takes the next inbound message (ownership passes to the caller), or null. */
@@ -209,24 +248,63 @@ public final class Pipe {
         InboundBatch c = taking;
         if (c == null || !c.hasNext()) {
             c = in.poll();
+            if (c == null) {
+                c = takeFromLink();
+            } else {
+                int n = inCount.addAndGet(-c.size());
+                if (readPaused && n <= resumeAt) {
+                    Channel ch = channel;
+                    if (ch != null) {
+                        ch.eventLoop().execute(() -> maybeResume(ch));
+                    }
+                }
+            }
             taking = c;
             if (c == null) {
                 return null;
-            }
-            int n = inCount.addAndGet(-c.size());
-            if (readPaused && n <= resumeAt) {
-                Channel ch = channel;
-                if (ch != null) {
-                    ch.eventLoop().execute(() -> maybeResume(ch));
-                }
             }
         }
         return countTaken(c.next());
     }
 
+    /** Inproc: the next batch from the peer's queue, or null (the reader's wake-up armed). User side. */
+    private InboundBatch takeFromLink() {
+        InprocLink l = inLink;
+        if (l == null) {
+            return null;
+        }
+        InboundBatch b = linkBatch;
+        if (b == null) {
+            linkBatch = b = new InboundBatch(INBOUND_BATCH);
+        } else {
+            b.clear();
+        }
+        if (l.take(b)) {
+            return b;
+        }
+        if (l.transferPending()) {
+            // Whoever holds the writer's queue hands it over when it lets go; it signals this socket.
+            l.writer.serviceOutput();
+        }
+        return null;
+    }
+
     /** Whether {@link #offer} would accept a message now. User side. */
     public boolean hasRoom() {
-        return state != State.TERMINATED && out.producerBelow(sndHwm);
+        if (state == State.TERMINATED) {
+            return false;
+        }
+        InprocLink l = outLink;
+        return l == null ? out.producerBelow(sndHwm) : l.writerHasRoom(sndHwm);
+    }
+
+    /**
+     * Whether output is queued that a peer may still take (for close's linger); an inproc pipe then asks its reader
+     * for a wake-up when it takes some.
+     */
+    boolean hasOutputPending() {
+        InprocLink l = outLink;
+        return l == null ? !out.isEmpty() : l.writerHasPending();
     }
 
     /**
@@ -290,6 +368,11 @@ public final class Pipe {
     public void terminate() {
         retireCounters();
         state = State.TERMINATED;
+        InprocLink l = outLink;
+        if (l != null) {
+            // What was sent over inproc stays the peer's to read, as with libzmq's pipes: handed over, not dropped.
+            l.detach();
+        }
         releaseAll();
         Channel ch = channel;
         if (ch != null) {
@@ -303,18 +386,42 @@ public final class Pipe {
      * the two always sees the other).
      */
     public void discardOutput() {
+        InprocLink l = outLink;
+        if (l != null && l.isLive()) {
+            // Over inproc, what a live link holds is its reader's already (handed over when the link ends).
+            return;
+        }
         discardRequested = true;
+        serviceOutput();
+    }
+
+    /**
+     * Runs what was asked of the outbound queue's consumer side, from any thread, unless another thread holds it
+     * (which runs it when it lets go): hand-overs of ended inproc links first, then a requested discard.
+     */
+    void serviceOutput() {
         int discarded = 0;
-        while (discardRequested && out.tryClaim()) {
+        while ((discardRequested || !endedLinks.isEmpty()) && out.tryClaim()) {
+            boolean discard = discardRequested;
             discardRequested = false;
             try {
-                Object m;
-                while ((m = pollOut()) != null) {
-                    release(m);
-                    discarded++;
+                InprocLink ended;
+                while ((ended = endedLinks.poll()) != null) {
+                    ended.transfer();
+                }
+                if (discard) {
+                    Object m;
+                    while ((m = pollOut()) != null) {
+                        release(m);
+                        discarded++;
+                    }
                 }
             } finally {
                 out.unclaim();
+            }
+            InprocLink l = outLink;
+            if (l != null) {
+                l.afterServiced();
             }
         }
         if (discarded > 0) {
@@ -335,11 +442,112 @@ public final class Pipe {
     /** Either side: the queues (thread-safe), not the batch a reader is taking from. */
     private void releaseQueued() {
         discardOutput();
+        releaseInbound();
+    }
+
+    /** Any thread: the inbound queue, not the batch a reader is taking from. */
+    private void releaseInbound() {
         InboundBatch b;
         while ((b = in.poll()) != null) {
             inCount.addAndGet(-b.size());
             b.releaseRest();
         }
+    }
+
+    // ---- inproc (see InprocLink)
+
+    int rcvHwm() {
+        return rcvHwm;
+    }
+
+    SpscChunkedQueue<Object> outQueue() {
+        return out;
+    }
+
+    /** What this pipe's socket takes from an inproc peer; set before a connection's hello goes out. */
+    void readRules(boolean readsMessages, boolean acceptsSubscriptions) {
+        this.readsMessages = readsMessages;
+        this.acceptsSubscriptions = acceptsSubscriptions;
+    }
+
+    void inLink(InprocLink link) {
+        inLink = link;
+    }
+
+    void signalActivity() {
+        listener.pipeActivity(this);
+    }
+
+    void countSent(int n) {
+        sent.addAndGet(n);
+    }
+
+    void countReceived(int n) {
+        if (n > 0) {
+            received.addAndGet(n);
+        }
+    }
+
+    /** A link of this pipe's queue ended: hands its reader what it is owed, now or when the queue is let go. */
+    void requestTransfer(InprocLink link) {
+        endedLinks.add(link);
+        serviceOutput();
+    }
+
+    /**
+     * Any thread: what this pipe's socket takes of an object from an inproc peer's queue, converted as
+     * {@link PipeHandler} converts what a connection reads; null when it takes nothing (the object is released).
+     */
+    ZmtpMessage admit(InprocLink link, Object m) {
+        if (m instanceof ForConnection) {
+            ForConnection f = (ForConnection) m;
+            if (f.channel != link.writerChannel) {
+                // Meant for an earlier connection; this one started with the current subscription set.
+                ReferenceCountUtil.release(f.msg);
+                return null;
+            }
+            m = f.msg;
+        }
+        if (m instanceof TrackedMessage) {
+            // Over inproc, taken by the reader is delivered.
+            m = ((TrackedMessage) m).deliverInproc();
+        }
+        if (m instanceof ZmtpMessage) {
+            if (readsMessages) {
+                return (ZmtpMessage) m;
+            }
+            ((ZmtpMessage) m).release();
+            return null;
+        }
+        if (m instanceof ZmtpCommand) {
+            return PipeHandler.subscriptionMessage((ZmtpCommand) m, acceptsSubscriptions);
+        }
+        ReferenceCountUtil.release(m);
+        return null;
+    }
+
+    /** Any thread: messages from an inproc peer (a connection's subscriptions, what a link left when it ended). */
+    void deliver(InboundBatch batch) {
+        in.add(batch);
+        inCount.addAndGet(batch.size());
+        countReceived(batch.size());
+        if (state == State.TERMINATED) {
+            releaseInbound();
+        }
+    }
+
+    /**
+     * Writes {@code msg} (a subscription) to the connection coming up, ahead of anything queued: from
+     * {@link PipeListener#writeSubscriptions}, on the I/O thread. The caller flushes the channel.
+     */
+    public void writeOnConnect(Object msg) {
+        InprocLink l = outLink;
+        if (l != null && !l.isOpen()) {
+            l.stage(msg);
+            return;
+        }
+        Channel ch = channel;
+        ch.write(msg, ch.voidPromise());
     }
 
     // ---- I/O side
@@ -361,6 +569,55 @@ public final class Pipe {
         listener.writeSubscriptions(this);
         drain(ch);
         listener.pipeActivity(this);
+    }
+
+    /**
+     * Over inproc ({@code own} and {@code peer} are the connection's two ends), on the inproc thread: the pipe turns
+     * active only once both ends' handshakes are done, when the second joins them ({@link InprocLink#join}).
+     */
+    void onHandshake(Channel ch, ZmtpHandshakeSuccessEvent success, InprocEnd own, InprocEnd peer) {
+        if (own == null || peer == null) {
+            onHandshake(ch, success);
+            return;
+        }
+        if (state == State.TERMINATED) {
+            ch.close();
+            return;
+        }
+        // Known now for monitor events; the pipe stays as it is (connecting, or not yet the socket's) until the join.
+        this.handshake = success;
+        this.channel = ch;
+        own.arrived = success;
+        if (peer.arrived != null) {
+            InprocLink.join(peer, own);
+        }
+    }
+
+    /**
+     * The inproc join: this pipe's side of the connection, its queue read through {@code link}. Returns false if the
+     * socket refused the connection.
+     */
+    boolean activateJoined(Channel ch, ZmtpHandshakeSuccessEvent success, InprocLink link) {
+        InprocLink previous = outLink;
+        // Before the pipe turns active: a sender that sees it active queues for the peer, never for the channel.
+        outLink = link;
+        if (previous != null) {
+            previous.detach();
+        }
+        this.handshake = success;
+        this.channel = ch;
+        this.readPaused = false;
+        this.state = State.ACTIVE;
+        if (!listener.pipeConnected(this)) {
+            state = connecting ? State.CONNECTING : State.DISCONNECTED;
+            return false;
+        }
+        return true;
+    }
+
+    /** The inproc join: this pipe's subscriptions, staged for the peer ahead of anything queued. */
+    void writeSubscriptions() {
+        listener.writeSubscriptions(this);
     }
 
     void onInbound(ZmtpMessage msg) {
@@ -419,6 +676,10 @@ public final class Pipe {
         if (channel != ch) {
             return;
         }
+        InprocLink l = outLink;
+        if (l != null && l.writerChannel == ch) {
+            l.detach();
+        }
         if (filling != null) {
             publishInbound();
         }
@@ -451,6 +712,12 @@ public final class Pipe {
     }
 
     private void scheduleDrain() {
+        InprocLink l = outLink;
+        if (l != null) {
+            // Inproc: the peer reads the queue itself; it needs a signal only if it may be waiting.
+            l.wakeReader();
+            return;
+        }
         Channel ch = channel;
         if (ch == null || state != State.ACTIVE) {
             return;
@@ -473,7 +740,7 @@ public final class Pipe {
     }
 
     private void drain(Channel ch) {
-        if (channel != ch || state != State.ACTIVE || !ch.isActive()) {
+        if (channel != ch || state != State.ACTIVE || !ch.isActive() || outLink != null) {
             return;
         }
         if (!out.tryClaim()) {
@@ -578,6 +845,16 @@ public final class Pipe {
         if (listener instanceof SocketBase && retired.compareAndSet(false, true)) {
             ((SocketBase) listener).retire(sent.get(), received.get());
         }
+    }
+
+    /**
+     * The user id the security mechanism's authenticator gave the peer on its last handshake (PLAIN's user name,
+     * a CURVE key), or null if none did.
+     */
+    String userId() {
+        ZmtpHandshakeSuccessEvent h = handshake;
+        String id = h == null ? null : h.userId();
+        return id == null || id.isEmpty() ? null : id;
     }
 
     /** Whether a connection of this pipe ever completed its handshake (for STREAM: came up). */

@@ -244,7 +244,7 @@ public abstract class SocketBase implements PipeListener {
                 }
                 xdisconnected(p);
                 if (!p.isConnecting() || options.value(ZmtpSocketOption.IMMEDIATE)) {
-                    if (p.hasInput()) {
+                    if (p.hasInputToDrain()) {
                         draining.add(p);
                     } else {
                         dropPipe(p);
@@ -255,7 +255,7 @@ public abstract class SocketBase implements PipeListener {
         if (!draining.isEmpty()) {
             for (Iterator<Pipe> it = draining.iterator(); it.hasNext(); ) {
                 Pipe p = it.next();
-                if (!p.hasInput() && !p.isActive()) {
+                if (!p.hasInputToDrain() && !p.isActive()) {
                     it.remove();
                     dropPipe(p);
                 }
@@ -676,7 +676,7 @@ public abstract class SocketBase implements PipeListener {
     }
 
     ZmtpSocketException.QueueFull queueFull() {
-        return new ZmtpSocketException.QueueFull(type + ": no peer can take the message now (SNDHWM reached)");
+        return new ZmtpSocketException.QueueFull(type + ": no peer can take the message now (at SNDHWM, or none)");
     }
 
     /**

@@ -8,6 +8,7 @@ import io.zmtp.socket.ZmtpSocketEvent;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.transport.Endpoint;
+import io.zmtp.socket.transport.InprocTransport;
 import io.zmtp.socket.transport.Transport;
 
 import java.io.UncheckedIOException;
@@ -57,6 +58,11 @@ final class SocketEndpoints {
     }
 
     private void initPipeline(Channel ch, Transport transport, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
+        if (transport instanceof InprocTransport) {
+            // Before the handlers, whose hello goes out at once: the peer joins its queue to this pipe on reading it.
+            pipe.readRules(socket.readsMessages(), socket.acceptsSubscriptions());
+            ch.attr(InprocTransport.LOCAL_END).set(new InprocEnd(pipe, ch));
+        }
         ch.pipeline().addLast(ConnectionMonitorHandler.NAME, new ConnectionMonitorHandler(pipe));
         ch.pipeline().addLast("zmtp-handshake",
                 socket.xrawStream() ? new StreamConnectionHandler() : transport.handshakeHandler(config));

@@ -55,7 +55,7 @@ public final class SubSocket extends SocketBase {
             return;
         }
         for (byte[] topic : topics) {
-            ch.write(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)), ch.voidPromise());
+            pipe.writeOnConnect(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)));
         }
         ch.flush();
     }

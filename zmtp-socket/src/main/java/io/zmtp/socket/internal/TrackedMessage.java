@@ -42,6 +42,14 @@ final class TrackedMessage extends AbstractReferenceCounted implements ChannelFu
         ch.write(msg, ch.newPromise().addListener(this));
     }
 
+    /** An inproc reader took it: it is delivered, and its message is now the reader's. Queue consumer only. */
+    ZmtpMessage deliverInproc() {
+        handed = true;
+        tracker.written();
+        release();
+        return msg;
+    }
+
     @Override
     public void operationComplete(ChannelFuture f) {
         if (f.isSuccess()) {
