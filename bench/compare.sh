@@ -18,6 +18,10 @@
 #   TRANSPORT=ipc bench/compare.sh   # the same over ipc:// (Unix domain sockets, a path per run under
 #                                    # target/compare-ipc); results, table and charts go to target/compare-ipc, the
 #                                    # charts in docs/ stay tcp's. JeroMQ is left out: its ipc:// is tcp on loopback.
+#   SECTIONS=inproc bench/compare.sh # inproc:// in one JVM, ours vs JeroMQ: PUSH -> PULL, a thread sending and one
+#                                    # receiving for INPROC_SECONDS (10) at INPROC_SIZE (100 B); the cell is the mean
+#                                    # rate of seconds 4 on (the first 3 are JIT warm-up), median of RUNS runs. Part
+#                                    # of the default sections over tcp (about 70 s at RUNS=3).
 #
 # Installs what it needs: gcc/libzmq3-dev (apt-get, via install-libzmq.sh), JeroMQ (Maven), matplotlib (venv under
 # target/compare/venv).
@@ -26,8 +30,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 TRANSPORT=${TRANSPORT:-tcp}
 case "$TRANSPORT" in
-  tcp) out="$root/target/compare"; charts="$root/docs"; default_impls="libzmq zmtp jeromq" ;;
-  ipc) out="$root/target/compare-ipc"; charts="$out"; default_impls="libzmq zmtp" ;;
+  tcp) out="$root/target/compare"; charts="$root/docs"; default_impls="libzmq zmtp jeromq"
+       default_sections="thr lat rr inproc" ;;
+  ipc) out="$root/target/compare-ipc"; charts="$out"; default_impls="libzmq zmtp"; default_sections="thr lat rr" ;;
   *) echo "TRANSPORT=$TRANSPORT: expected tcp or ipc" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
@@ -39,12 +44,18 @@ SIZES=${SIZES:-"1 16 64 256 1024 65536"}
 LAT_SIZES=${LAT_SIZES:-"1 1024"}
 MIXED_SIZES=${MIXED_SIZES:-"64 1024"}   # mixed pairs: our local_thr with libzmq's remote_thr and the reverse
 IMPLS=${IMPLS:-$default_impls}
+<<<<<<< HEAD
 SECTIONS=${SECTIONS:-"thr lat rr curve"}
 CURVE_SIZES=${CURVE_SIZES:-"64 1024"}
 # The zmq_curve man page's server test pair: the binding side is the CURVE server, the connecting side its client
 # (with a new key pair each run).
 CURVE_PUBLIC='rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7'
 CURVE_SECRET='JTKVSB%%)wK0E.X)V>+}o?pNmC{O&4W4b!Ni{Lh6'
+=======
+SECTIONS=${SECTIONS:-$default_sections}
+INPROC_SECONDS=${INPROC_SECONDS:-10}
+INPROC_SIZE=${INPROC_SIZE:-100}
+>>>>>>> inproc
 RR_SIZES=${RR_SIZES:-"16 1024"}
 RR_INFLIGHT=${RR_INFLIGHT:-1000}
 PORT=${PORT:-5700}
@@ -78,8 +89,8 @@ has_section() { [[ " $SECTIONS " == *" $1 "* ]]; }
 echo "== setup" >&2
 bash "$here/build.sh" "$out/bin" >&2
 (cd "$root" && ./mvnw -q -B -pl zmtp-tools -am package -Dmaven.test.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true) >&2
-# JeroMQ has no request/reply tool here: only the thr and lat sections need it.
-if [[ " $IMPLS " == *" jeromq "* ]] && { has_section thr || has_section lat; }; then
+# JeroMQ has no request/reply tool here: only the thr, lat and inproc sections need it.
+if [[ " $IMPLS " == *" jeromq "* ]] && { has_section thr || has_section lat || has_section inproc; }; then
   (cd "$root" && ./mvnw -q -B -f bench/jeromq/pom.xml package -DskipTests) >&2
 fi
 # One venv for both transports, under target/compare.
@@ -205,6 +216,7 @@ for size in $RR_SIZES; do
     run_pair rr libzmq zmtp "$size" "$n" "$run"
   done
 done
+<<<<<<< HEAD
 has_section curve || CURVE_SIZES=""
 if has_section curve; then echo "== CURVE (libzmq with libsodium, ours with Bouncy Castle)" >&2; fi
 for size in $CURVE_SIZES; do
@@ -220,6 +232,34 @@ for size in $CURVE_SIZES; do
     done
   done
 done
+=======
+# inproc: both ends in one JVM, so no pair of processes; libzmq has no tool here for it.
+run_inproc() { # impl run
+  local impl=$1 run=$2 log="$out/last-inproc.txt"
+  case "$impl" in
+    zmtp) timeout 120 $(cmd zmtp bench) throughput --socket --transport inproc --size "$INPROC_SIZE" \
+            --duration "$INPROC_SECONDS" > "$log" 2>&1 ;;
+    jeromq) timeout 120 $(cmd jeromq inproc_thr) "$INPROC_SIZE" "$INPROC_SECONDS" > "$log" 2>&1 ;;
+    *) return 0 ;;
+  esac || { echo "FAILED: $impl inproc: $(tail -3 "$log")" >&2; return 0; }
+  # Both print "Ns: rate messages/s." once a second, then "average: rate messages/s over N s".
+  local steady avg
+  steady=$(awk '/^ *[0-9]+s: .* messages\/s\./ { n = $1 + 0; r = $2; gsub(/,/, "", r); if (n >= 4 || '"$INPROC_SECONDS"' < 4) { sum += r; c++ } }
+                END { if (c) printf "%d", sum / c }' "$log")
+  avg=$(sed -n 's/^average: \([0-9,]*\) messages.*/\1/p' "$log" | tr -d ,)
+  echo "inproc,$impl,$impl,$INPROC_SIZE,$run,$steady,,,,," >> "$results"
+  printf '  inproc %-6s %6s B  run %d: %12s msg/s from second 4 (%s over the run)\n' "$impl" "$INPROC_SIZE" "$run" \
+    "$steady" "$avg" >&2
+}
+if has_section inproc; then
+  echo "== inproc (one JVM, ${INPROC_SECONDS} s per run)" >&2
+  for run in $(seq 1 "$RUNS"); do
+    for impl in $IMPLS; do
+      run_inproc "$impl" "$run"
+    done
+  done
+fi
+>>>>>>> inproc
 echo "== done in $(( $(date +%s) - start )) s" >&2
 
 { [ "$TRANSPORT" = tcp ] || printf 'Transport: %s\n\n' "$TRANSPORT"; "$venv/bin/python" "$here/report.py" "$results" "$charts"; } | tee "$out/table.md"

@@ -13,9 +13,13 @@ results, docs = sys.argv[1], sys.argv[2]
 thr = defaultdict(list)
 lat = defaultdict(list)
 rr = defaultdict(list)
+<<<<<<< HEAD
 # The same over CURVE (compare.sh's curve section: kinds cthr and clat).
 cthr = defaultdict(list)
 clat = defaultdict(list)
+=======
+inproc = defaultdict(list)
+>>>>>>> inproc
 with open(results) as f:
     for row in csv.DictReader(f):
         if not row["value"]:
@@ -25,6 +29,8 @@ with open(results) as f:
             (thr if row["kind"] == "thr" else cthr)[key].append(float(row["value"]))
         elif row["kind"] == "rr":
             rr[key].append(float(row["value"]))
+        elif row["kind"] == "inproc":
+            inproc[key].append(float(row["value"]))
         else:
             (lat if row["kind"] == "lat" else clat)[key].append(
                 {k: float(row[k]) for k in ("value", "p50", "p90", "p99", "p999", "max") if row[k]})
@@ -111,6 +117,22 @@ for size in sorted({k[2] for k in rr}):
         ratio = f"{m / base:.2f}" if base and "zmtp" in (server, client) else ""
         runs = ", ".join(f"{v:,.0f}" for v in values)
         print(f"| request/reply | {size} | {server} / {client} | {fmt_rate(m)} | {ratio} | {runs} |")
+
+# inproc: both ends in one JVM (no libzmq row), so the ratio is to JeroMQ.
+if inproc:
+    print()
+    print("| test | size [B] | implementation | msg/s (seconds 4 on) | ratio ours/jeromq | runs |")
+    print("|---|---:|---|---:|---:|---|")
+for size in sorted({k[2] for k in inproc}):
+    base = med(inproc.get(("jeromq", "jeromq", size), []))
+    for impl in ("zmtp", "jeromq"):
+        values = inproc.get((impl, impl, size))
+        if not values:
+            continue
+        m = med(values)
+        ratio = f"{m / base:.2f}" if base and impl == "zmtp" else ""
+        runs = ", ".join(f"{v:,.0f}" for v in values)
+        print(f"| inproc throughput | {size} | {impl} | {fmt_rate(m)} | {ratio} | {runs} |")
 
 # Charts only for the sections that ran (compare.sh SECTIONS=...), so a narrowed run leaves the others' charts.
 # Throughput against message size, one line per implementation (same-implementation pairs).

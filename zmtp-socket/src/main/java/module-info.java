@@ -9,7 +9,10 @@ module io.zmtp.socket {
     requires static io.netty.transport.classes.epoll;
     // DomainSocketAddress, for ipc:// on epoll; it comes with the epoll jars and is only touched when epoll runs.
     requires static io.netty.transport.unix.common;
+    // Micrometer, for io.zmtp.socket.metrics only: optional, and nothing else refers to it.
+    requires static micrometer.core;
 
     exports io.zmtp.socket;
     exports io.zmtp.socket.transport;
+    exports io.zmtp.socket.metrics;
 }

@@ -3,13 +3,21 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * libzmq's four perf tools on JeroMQ 0.6.0, with the same arguments and result lines as `zmtp local_thr` etc. and
  * bench/*.c: {@code JeromqPerf local_thr|remote_thr|local_lat|remote_lat <endpoint> <size> <count> [--pubsub]}.
+ * And {@code JeromqPerf inproc_thr <size> <seconds>}: the shape of {@code zmtp bench throughput --socket --transport
+ * inproc}, with the same output lines.
  */
 public final class JeromqPerf {
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
+        if (args.length == 3 && "inproc_thr".equals(args[0])) {
+            inprocThr(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            return;
+        }
         if (args.length < 4) {
             System.err.println("usage: JeromqPerf local_thr|remote_thr|local_lat|remote_lat <endpoint> <size> <count> [--pubsub]");
             System.exit(1);
@@ -116,6 +124,63 @@ public final class JeromqPerf {
         System.out.printf("latency p99: %.3f [us]%n", pct(rtt, 99));
         System.out.printf("latency p99.9: %.3f [us]%n", pct(rtt, 99.9));
         System.out.printf("latency max: %.3f [us]%n", rtt[rtt.length - 1] / 2000.0);
+    }
+
+    /**
+     * PUSH -> PULL over inproc in one context, one thread sending and one receiving for {@code seconds}, a line per
+     * second of the receive rate, then the average: what {@code zmtp bench throughput --socket --transport inproc}
+     * does (default HWMs, 1000 each; a payload array shared by every message, as ours shares one buffer).
+     */
+    private static void inprocThr(int size, int seconds) throws InterruptedException {
+        try (ZContext ctx = new ZContext(1)) {
+            ctx.setLinger(0);
+            ZMQ.Socket pull = ctx.createSocket(SocketType.PULL);
+            ZMQ.Socket push = ctx.createSocket(SocketType.PUSH);
+            pull.bind("inproc://bench-throughput");
+            push.connect("inproc://bench-throughput");
+            pull.setReceiveTimeOut(100);
+            push.setSendTimeOut(100);
+            AtomicBoolean running = new AtomicBoolean(true);
+            LongAdder received = new LongAdder();
+            byte[] payload = new byte[size];
+            Thread sender = new Thread(() -> {
+                while (running.get()) {
+                    push.send(payload, 0);
+                }
+            }, "bench-sender");
+            Thread receiver = new Thread(() -> {
+                while (running.get()) {
+                    if (pull.recv(0) != null) {
+                        received.increment();
+                    }
+                }
+            }, "bench-receiver");
+            sender.start();
+            receiver.start();
+            System.out.printf("jeromq inproc throughput: PUSH -> PULL over inproc://bench-throughput, %d B, %d s%n",
+                    size, seconds);
+            long start = System.nanoTime();
+            long last = start;
+            long lastTotal = 0;
+            long sum = 0;
+            for (int s = 1; s <= seconds; s++) {
+                long wait;
+                while ((wait = start + s * 1_000_000_000L - System.nanoTime()) > 0) {
+                    Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));
+                }
+                long now = System.nanoTime();
+                long total = received.sum();
+                long rate = Math.round((total - lastTotal) * 1e9 / (now - last));
+                System.out.printf("%ds:%,13d messages/s.    (total:%,13d)%n", s, rate, total);
+                sum += rate;
+                last = now;
+                lastTotal = total;
+            }
+            System.out.printf("average: %,d messages/s over %d s%n", sum / seconds, seconds);
+            running.set(false);
+            sender.join();
+            receiver.join();
+        }
     }
 
     private static double pct(long[] sorted, double p) {

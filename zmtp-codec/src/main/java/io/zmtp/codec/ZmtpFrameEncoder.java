@@ -19,7 +19,9 @@ import java.util.List;
  * application's own objects as frames of the negotiated version. Messages written between two flushes are framed
  * into one batch buffer (handed on early once it reaches 16 KiB), so a burst of small messages costs one buffer and
  * one write; each write's promise completes when its batch is written. Other objects pass through untouched, after
- * the batch, so order is kept. Installed by {@link ZmtpHandshakeHandler} once the handshake is done.
+ * the batch, so order is kept. A {@link ZmtpMessageBatch} is framed message by message, as if each had been written
+ * alone, for a writer that would otherwise cross the pipeline once per message. Installed by
+ * {@link ZmtpHandshakeHandler} once the handshake is done.
  *
  * <p>A write whose encoding fails (a released {@link ZmtpMessage}, which fails with an
  * {@link IllegalReferenceCountException}, or a {@link ZmtpMessageWriter} that throws) fails its own
@@ -61,6 +63,10 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof ZmtpMessageBatch) {
+            writeMessages(ctx, (ZmtpMessageBatch) msg, promise);
+            return;
+        }
         try {
             if (msg instanceof ZmtpMessage) {
                 encodeMessage(ctx, (ZmtpMessage) msg);
@@ -90,6 +96,43 @@ public final class ZmtpFrameEncoder extends ChannelOutboundHandlerAdapter {
         addPromise(promise);
         if (frames.isBatchFull()) {
             writeBatch(ctx);
+        }
+    }
+
+    /**
+     * Frames every message of a batch, in order, as if each had been written alone; one that fails is dropped alone
+     * and fails the batch's promise once the rest is framed.
+     */
+    private void writeMessages(ChannelHandlerContext ctx, ZmtpMessageBatch batch, ChannelPromise promise) {
+        Throwable failure = null;
+        for (int i = 0, n = batch.size(); i < n; i++) {
+            ZmtpMessage message = batch.take(i);
+            if (message == null) {
+                continue;
+            }
+            try {
+                encodeMessage(ctx, message);
+                frames.end();
+            } catch (Throwable t) {
+                frames.rollback();
+                if (failure == null) {
+                    failure = t;
+                }
+                if (message.refCnt() > 0) {
+                    message.release();
+                }
+                continue;
+            }
+            message.release();
+            if (frames.isBatchFull()) {
+                writeBatch(ctx);
+            }
+        }
+        batch.release();
+        if (failure != null) {
+            promise.tryFailure(failure);
+        } else {
+            addPromise(promise);
         }
     }
 

@@ -30,6 +30,13 @@ public class ZmtpHandshakeException extends ZmtpCodecException {
         return silent;
     }
 
+    /** With the exception that broke the handshake, where it was not the peer's fault alone (kept for diagnosis). */
+    public ZmtpHandshakeException(ZmtpHandshakeFailureReason reason, String message, Throwable cause) {
+        super(message, cause);
+        this.reason = reason;
+        this.silent = false;
+    }
+
     public ZmtpHandshakeFailureReason reason() {
         return reason;
     }

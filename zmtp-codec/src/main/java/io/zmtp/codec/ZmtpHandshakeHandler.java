@@ -195,7 +195,8 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
             fail(ctx, e);
         } catch (RuntimeException e) {
             in.skipBytes(in.readableBytes());
-            fail(ctx, new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR, e.getMessage()));
+            // Not a declared failure: keep the exception, so that logs (and the fuzz tests) show what broke.
+            fail(ctx, new ZmtpHandshakeException(ZmtpHandshakeFailureReason.PROTOCOL_ERROR, String.valueOf(e), e));
         }
         if (state == State.DONE) {
             ctx.pipeline().remove(this);

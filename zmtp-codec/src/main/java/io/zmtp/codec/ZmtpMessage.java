@@ -57,6 +57,14 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
         return new ZmtpMessage(new ByteBuf[4], 0);
     }
 
+    /**
+     * A message of one frame; takes over the caller's reference. The common case on the read path: one array of one,
+     * where the varargs form would make one and copy it.
+     */
+    public static ZmtpMessage wrap(ByteBuf frame) {
+        return new ZmtpMessage(new ByteBuf[] {frame}, 1);
+    }
+
     /** A message of the given frames; takes over the caller's reference to each. */
     public static ZmtpMessage wrap(ByteBuf... frames) {
         if (frames.length == 0) {

@@ -23,7 +23,13 @@ public enum ZmtpSocketType {
     PUSH(0x08),
     // rfc 15 says XPUB/XSUB look like PUB/SUB to a 2.0 peer; libzmq sends its own codes 09/0A and we accept both.
     XPUB(0x09),
-    XSUB(0x0A);
+    XSUB(0x0A),
+    /**
+     * libzmq's ZMQ_STREAM: raw tcp peers, no ZMTP at all, so it never takes part in a handshake and is compatible
+     * with no type (a peer announcing it is refused). It is here so that a socket API can name it; it has no ZMTP
+     * 2.0 code ({@link #zmtp20Code()} is -1).
+     */
+    STREAM(-1);
 
     private static final ZmtpSocketType[] VALUES = values();
 
@@ -68,6 +74,8 @@ public enum ZmtpSocketType {
                 return peer == PUSH;
             case PAIR:
                 return peer == PAIR;
+            case STREAM:
+                return false;
             default:
                 throw new AssertionError(this);
         }

@@ -37,8 +37,8 @@ final class ZmtpWire {
             }
             out.writeByte(flags & ZmtpConstants.FLAG_MORE);
         } else if (size <= ZmtpConstants.MAX_SHORT_FRAME_SIZE) {
-            out.writeByte(flags);
-            out.writeByte((int) size);
+            // One two-byte write, not two one-byte writes: each write checks bounds and capacity.
+            out.writeShort(flags << 8 | (int) size);
         } else {
             out.writeByte(flags | ZmtpConstants.FLAG_LONG);
             out.writeLong(size);

@@ -170,4 +170,59 @@ class ZmtpFrameEncoderTest {
         }
         assertThat(kept.isSuccess()).isTrue();
     }
+
+    @Test
+    void shouldFrameABatchExactlyAsItsMessagesWrittenOneByOne() {
+        EmbeddedChannel oneByOne = new EmbeddedChannel(new ZmtpFrameEncoder(ZmtpVersion.ZMTP_31, null));
+        oneByOne.write(ZmtpMessage.of("a", "bc"));
+        oneByOne.write(ZmtpMessage.of(""));
+        oneByOne.writeAndFlush(ZmtpMessage.wrap(Unpooled.wrappedBuffer(new byte[300])));
+        String expected = wire(oneByOne);
+
+        EmbeddedChannel batched = new EmbeddedChannel(new ZmtpFrameEncoder(ZmtpVersion.ZMTP_31, null));
+        ZmtpMessageBatch batch = new ZmtpMessageBatch(4);
+        batch.add(ZmtpMessage.of("a", "bc"));
+        batch.add(ZmtpMessage.of(""));
+        batch.add(ZmtpMessage.wrap(Unpooled.wrappedBuffer(new byte[300])));
+        ChannelFuture f = batched.writeAndFlush(batch);
+
+        assertThat(f.isSuccess()).isTrue();
+        assertThat(batch.refCnt()).as("the encoder released the batch").isZero();
+        assertThat(wire(batched)).isEqualTo(expected);
+        assertThat(oneByOne.finishAndReleaseAll()).isFalse();
+        assertThat(batched.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
+    void shouldDropOnlyTheReleasedMessageOfABatchAndFailItsPromise() {
+        EmbeddedChannel expectedChannel = new EmbeddedChannel(new ZmtpFrameEncoder(ZmtpVersion.ZMTP_31, null));
+        expectedChannel.write(ZmtpMessage.of("before"));
+        expectedChannel.writeAndFlush(ZmtpMessage.of("after"));
+        String expected = wire(expectedChannel);
+
+        EmbeddedChannel batched = new EmbeddedChannel(new ZmtpFrameEncoder(ZmtpVersion.ZMTP_31, null));
+        ZmtpMessageBatch batch = new ZmtpMessageBatch(3);
+        batch.add(ZmtpMessage.of("before"));
+        batch.add(released());
+        batch.add(ZmtpMessage.of("after"));
+        ChannelFuture f = batched.writeAndFlush(batch);
+
+        assertThat(f.cause()).isInstanceOf(IllegalReferenceCountException.class);
+        assertThat(wire(batched)).isEqualTo(expected);
+        assertThat(expectedChannel.finishAndReleaseAll()).isFalse();
+        assertThat(batched.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
+    void shouldReleaseTheMessagesOfABatchThatIsNeverWritten() {
+        ZmtpMessage m = ZmtpMessage.of("queued");
+        ZmtpMessageBatch batch = new ZmtpMessageBatch(2);
+        assertThat(batch.add(m)).isTrue();
+        assertThat(batch.add(ZmtpMessage.of("second"))).isTrue();
+        ZmtpMessage third = ZmtpMessage.of("third");
+        assertThat(batch.add(third)).as("full").isFalse();
+        third.release();
+        batch.release();
+        assertThat(m.refCnt()).isZero();
+    }
 }

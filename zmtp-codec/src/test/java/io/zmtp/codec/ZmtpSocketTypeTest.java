@@ -37,6 +37,7 @@ class ZmtpSocketTypeTest {
         TABLE.put(PUSH, EnumSet.of(PULL));
         TABLE.put(PULL, EnumSet.of(PUSH));
         TABLE.put(PAIR, EnumSet.of(PAIR));
+        TABLE.put(ZmtpSocketType.STREAM, EnumSet.noneOf(ZmtpSocketType.class));
     }
 
     @Test

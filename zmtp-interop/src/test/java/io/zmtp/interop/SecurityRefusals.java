@@ -43,7 +43,7 @@ final class SecurityRefusals implements AutoCloseable {
         return s;
     }
 
-    /** The first HANDSHAKE_FAILED event of ours (CONNECTED fails the test: the peer should have been refused). */
+    /** The first HANDSHAKE_FAILED event of ours (HANDSHAKE_SUCCEEDED fails the test: the peer should have been refused). */
     String handshakeFailure() throws InterruptedException {
         return handshakeFailure(false);
     }
@@ -64,7 +64,7 @@ final class SecurityRefusals implements AutoCloseable {
             if (e == null) {
                 throw new AssertionError("no HANDSHAKE_FAILED event within " + WAIT);
             }
-            assertThat(e.type()).as("event %s", e).isNotEqualTo(ZmtpSocketEvent.Type.CONNECTED);
+            assertThat(e.type()).as("event %s", e).isNotEqualTo(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED);
             if (e.type() == ZmtpSocketEvent.Type.HANDSHAKE_FAILED
                     && !(skipClosed && e.detail().startsWith("CONNECTION_CLOSED"))) {
                 return e.detail();

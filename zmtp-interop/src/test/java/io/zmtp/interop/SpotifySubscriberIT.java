@@ -50,7 +50,7 @@ class SpotifySubscriberIT {
             pub.setOption(ZmtpSocketOption.LINGER, 5000);
             CountDownLatch connected = new CountDownLatch(1);
             pub.monitor(e -> {
-                if (e.type() == ZmtpSocketEvent.Type.CONNECTED) {
+                if (e.type() == ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED) {
                     connected.countDown();
                 }
             });

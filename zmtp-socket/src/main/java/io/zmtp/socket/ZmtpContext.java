@@ -18,6 +18,7 @@ import io.zmtp.socket.internal.ReqSocket;
 import io.zmtp.socket.internal.RouterSocket;
 import io.zmtp.socket.internal.SocketBase;
 import io.zmtp.socket.internal.SocketContext;
+import io.zmtp.socket.internal.StreamSocket;
 import io.zmtp.socket.internal.SubSocket;
 import io.zmtp.socket.internal.ZapClient;
 import io.zmtp.socket.transport.InprocTransport;
@@ -77,7 +78,7 @@ public final class ZmtpContext implements AutoCloseable {
         this.resolveExecutor = new ThreadPoolExecutor(RESOLVE_THREADS, RESOLVE_THREADS, 10, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), new DefaultThreadFactory("zmq-resolve", true));
         resolveExecutor.allowCoreThreadTimeOut(true);
-        this.inproc = new InprocTransport(group);
+        this.inproc = new InprocTransport();
         this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis,
                 new TcpTransport(group, epoll, b.hostResolver, resolveExecutor),
                 new IpcTransport(group, epoll),
@@ -140,6 +141,9 @@ public final class ZmtpContext implements AutoCloseable {
                 break;
             case PAIR:
                 s = new PairSocket(context);
+                break;
+            case STREAM:
+                s = new StreamSocket(context);
                 break;
             default:
                 throw new IllegalArgumentException("socket type: " + type);

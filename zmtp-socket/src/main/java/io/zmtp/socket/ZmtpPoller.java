@@ -81,7 +81,9 @@ public final class ZmtpPoller implements AutoCloseable {
 
     /**
      * Waits until at least one registered socket is ready for one of its events, or {@code timeout} passes
-     * ({@code null} or negative waits forever; zero just checks). Returns the number of ready sockets.
+     * ({@code null} or negative waits forever; zero just checks). Returns the number of ready sockets. Throws
+     * {@link ZmtpSocketException.Closed} if a registered socket is closed, or is closed while this waits (its
+     * context closing, for one), as zmq_poll fails with ETERM.
      */
     public int poll(Duration timeout) {
         long timeoutNanos = timeout == null || timeout.isNegative() ? -1 : timeout.toNanos();
@@ -91,6 +93,10 @@ public final class ZmtpPoller implements AutoCloseable {
             int n = 0;
             for (Item i : items) {
                 i.ready = 0;
+                if (i.socket.isClosed()) {
+                    // As zmq_poll's ETERM/ENOTSOCK: a closed socket will never be ready, so waiting on would hang.
+                    throw new ZmtpSocketException.Closed("polled " + i.socket + " is closed");
+                }
                 if ((i.events & IN) != 0 && i.socket.pollIn()) {
                     i.ready |= IN;
                 }

@@ -6,10 +6,13 @@ import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.internal.ConnectionEvent;
+import io.zmtp.socket.internal.Peer;
+import io.zmtp.socket.internal.Pipe;
 import io.zmtp.socket.internal.SocketBase;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -17,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * A ZeroMQ socket of one of the eleven standard types, made by {@link ZmtpContext#socket}.
+ * A ZeroMQ socket of one of the twelve standard types, made by {@link ZmtpContext#socket}.
  *
  * <h2>Ownership</h2>
  * Every send method takes ownership of the message: the library releases it whether it is sent, dropped (PUB at
@@ -108,11 +111,28 @@ public final class ZmtpSocket implements AutoCloseable {
 
     /**
      * Sends without blocking the caller: completes once the message is queued, or exceptionally (e.g.
-     * {@link ZmtpSocketException.Closed}). Async sends from one thread are queued in order. Completion runs on an
-     * internal thread; don't block in it.
+     * {@link ZmtpSocketException.Closed}). Async sends from one thread are queued in order. When the message can be
+     * queued at once (room, nothing queued before it) the stage is complete when this returns; otherwise completion
+     * runs on an internal thread. Don't block in a completion.
      */
     public CompletionStage<Void> sendAsync(ZmtpMessage msg) {
         return impl.sendAsync(Objects.requireNonNull(msg, "msg"));
+    }
+
+    /**
+     * Sends as {@link #send(ZmtpMessage)} does (waiting for room under the BLOCK policy), and returns a stage that
+     * tells whether the message reached the wire: it completes once the message has been written to the OS (the
+     * connection's kernel buffer over tcp and ipc, the peer's socket over inproc), and fails with
+     * {@link ZmtpSocketException.NotDelivered} when it never will be: dropped by the overflow policy, unroutable,
+     * cleared, its peer gone or the socket closed first. For PUB it completes when every subscriber's copy that was
+     * queued is written. What would make {@code send} throw (closed, QueueFull under FAIL, a REQ out of turn) fails
+     * the stage instead. Takes ownership of {@code msg}.
+     *
+     * <p>Only these sends pay for tracking (a small wrapper and a promise; the message is written on its own rather
+     * than in a batch); plain sends are untouched. Completion runs on an I/O thread: don't block in it.
+     */
+    public CompletionStage<Void> sendTracked(ZmtpMessage msg) {
+        return impl.sendTracked(Objects.requireNonNull(msg, "msg"));
     }
 
     /**
@@ -265,14 +285,19 @@ public final class ZmtpSocket implements AutoCloseable {
         return impl.getOption(option);
     }
 
-    /** Messages dropped so far because a peer was at its HWM or unroutable (PUB, XPUB, XSUB, ROUTER). */
+    /**
+     * Messages dropped so far: at a peer's HWM under a dropping overflow policy (PUB, XPUB, XSUB and ROUTER by
+     * default), unroutable (ROUTER), cleared ({@link #clearOutgoing()}), or queued for a peer that went away.
+     */
     public long droppedCount() {
         return impl.droppedCount();
     }
 
     /**
-     * Adds a listener for this socket's connection events (handshakes, disconnections, failures). It runs on an I/O
-     * thread: it must not block or call this socket's blocking methods.
+     * Adds a listener for this socket's events ({@link ZmtpSocketEvent.Type}: listening, connections, handshakes,
+     * reconnections, disconnections, drops, close), delivered one at a time and in the order they happened. It runs
+     * on an I/O thread (or the thread in {@code bind} or {@code close}): it must not block or call this socket's
+     * blocking methods.
      */
     public void monitor(Consumer<ZmtpSocketEvent> listener) {
         Objects.requireNonNull(listener, "listener");
@@ -282,12 +307,32 @@ public final class ZmtpSocket implements AutoCloseable {
         }
     }
 
+    /**
+     * libzmq's {@code zmq_socket_monitor}: binds a PAIR socket to {@code endpoint} (an {@code inproc://} name) and
+     * sends it this socket's events in libzmq's format, two frames per event (a 6-byte frame with the event number
+     * and value as little-endian u16 and u32, then the endpoint), for code ported from libzmq, pyzmq or JeroMQ. Connect
+     * a PAIR of the same context to read them. {@code events} picks which (none given: all); events libzmq doesn't
+     * have (PROTOCOL_ERROR, MESSAGES_DROPPED) are not sent. The monitor stops, with MONITOR_STOPPED, when this socket
+     * closes.
+     */
+    public void monitor(String endpoint, ZmtpSocketEvent.Type... events) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        java.util.Set<ZmtpSocketEvent.Type> set = events.length == 0
+                ? java.util.EnumSet.allOf(ZmtpSocketEvent.Type.class)
+                : java.util.EnumSet.copyOf(java.util.Arrays.asList(events));
+        io.zmtp.socket.internal.LibzmqMonitor.start(impl, endpoint, set);
+    }
+
     /** Removes a listener added with {@link #monitor}. */
     public void unmonitor(Consumer<ZmtpSocketEvent> listener) {
         Consumer<ConnectionEvent> adapter = monitors.remove(listener);
         if (adapter != null) {
             impl.removeMonitor(adapter);
         }
+    }
+
+    boolean isClosed() {
+        return impl.isClosed();
     }
 
     boolean pollIn() {
@@ -310,6 +355,107 @@ public final class ZmtpSocket implements AutoCloseable {
         if (rest != null) {
             rest.release();
         }
+    }
+
+    // ---- peers and queues
+
+    /**
+     * A snapshot of this socket's peers: the endpoints it connects to (whatever their connection's state) and the
+     * connections it accepted whose handshake completed, each with its {@link ZmtpPeer#state()}. Empty once closed.
+     */
+    public List<ZmtpPeer> peers() {
+        return List.copyOf(impl.peers());
+    }
+
+    /**
+     * The peer the message last returned by a receive on this socket came from; null before any, or when it came
+     * from no one peer (an XPUB's subscription messages). Costs nothing when not called: the socket keeps a
+     * reference, and no object is made per message. It answers for the latest receive: call it on the thread that
+     * received (or one that the receive's completion happened before) and before receiving again, as with
+     * libzmq's {@code ZMQ_RCVMORE}.
+     */
+    public ZmtpPeer lastPeer() {
+        return impl.lastPeer();
+    }
+
+    /**
+     * ROUTER (and STREAM): sends {@code msg} (without its routing-id frame) to {@code peer}, as if its routing id
+     * were the first frame. Takes ownership of {@code msg}. Throws {@link ZmtpSocketException.HostUnreachable} when
+     * the peer has no routing id on this socket (gone, or refused for a duplicate id) and ROUTER_MANDATORY is set;
+     * otherwise such a message is dropped, as for an unknown routing id.
+     */
+    public void send(ZmtpPeer peer, ZmtpMessage msg) {
+        Objects.requireNonNull(msg, "msg");
+        impl.send(withRoutingId(peer, msg), -1);
+    }
+
+    /** As {@link #send(ZmtpPeer, ZmtpMessage)}, waiting at most {@code timeout}; false if it timed out. */
+    public boolean send(ZmtpPeer peer, ZmtpMessage msg, Duration timeout) {
+        Objects.requireNonNull(msg, "msg");
+        return impl.send(withRoutingId(peer, msg), timeout.toNanos());
+    }
+
+    private ZmtpMessage withRoutingId(ZmtpPeer peer, ZmtpMessage msg) {
+        Objects.requireNonNull(peer, "peer");
+        ZmtpSocketType t = impl.type();
+        if (t != ZmtpSocketType.ROUTER && t != ZmtpSocketType.STREAM) {
+            msg.release();
+            throw new ZmtpSocketException.IllegalState(t + " can't send to a peer (ROUTER and STREAM can)");
+        }
+        byte[] id = peer.routingId();
+        if (!(peer instanceof Peer) || !impl.owns((Peer) peer) || id == null) {
+            // An id no peer has: routed as any unknown id (dropped, or HostUnreachable with ROUTER_MANDATORY).
+            id = new byte[] {0};
+        }
+        return msg.addFirst(Unpooled.wrappedBuffer(id));
+    }
+
+    /** Messages written to the socket's connections so far (peers gone included). */
+    public long sentCount() {
+        return impl.sentCount();
+    }
+
+    /** Messages received from the socket's connections so far (peers gone included), taken or not. */
+    public long receivedCount() {
+        return impl.receivedCount();
+    }
+
+    /** Messages queued for all peers and not yet written to their connections. */
+    public long outgoingMessages() {
+        return impl.sumOverPeers(Pipe::outDepth);
+    }
+
+    /** Bytes (frames' content) of the messages queued for all peers. */
+    public long outgoingBytes() {
+        return impl.sumOverPeers(Pipe::outBytes);
+    }
+
+    /** Messages received from all peers and not yet taken by the application. */
+    public long incomingMessages() {
+        return impl.sumOverPeers(Pipe::inDepth);
+    }
+
+    /** Bytes of the messages received from all peers and not yet taken. */
+    public long incomingBytes() {
+        return impl.sumOverPeers(Pipe::inBytes);
+    }
+
+    /** Whether any peer's outgoing queue is at SNDHWM. */
+    public boolean isOutgoingHwmReached() {
+        return impl.anyPeer(Pipe::isOutHwmReached);
+    }
+
+    /** Whether any peer's incoming queue reached RCVHWM (the socket stopped reading that peer). */
+    public boolean isIncomingHwmReached() {
+        return impl.anyPeer(Pipe::isInHwmReached);
+    }
+
+    /**
+     * Releases every message queued for every peer and not yet handed to a connection; returns how many (they count
+     * as dropped). Senders waiting for room try again.
+     */
+    public int clearOutgoing() {
+        return impl.clearOutgoing();
     }
 
     @Override

@@ -1,26 +1,58 @@
 package io.zmtp.socket;
 
+import io.zmtp.codec.ZmtpHandshakeFailureReason;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.socket.internal.ConnectionEvent;
+import io.zmtp.socket.internal.Peer;
 
 import java.net.SocketAddress;
+import java.time.Duration;
 
 /**
- * Something that happened to one of a socket's connections, as seen by a listener given to
- * {@link ZmtpSocket#monitor}: ZeroMQ's monitor events, with the peer's address, version and identity attached.
+ * Something that happened to a socket, its endpoints or one of its connections, as seen by a listener given to
+ * {@link ZmtpSocket#monitor(java.util.function.Consumer)}: libzmq's monitor events (ZMQ_EVENT_*), with the
+ * endpoint, the peer's address, version and identity, the reconnection delay or the failure reason attached, plus
+ * two of our own ({@link Type#PROTOCOL_ERROR}, {@link Type#MESSAGES_DROPPED}).
+ *
+ * <h2>Order</h2>
+ * A socket's events reach its listeners one at a time, in the order they happened: for one connection always
+ * {@code CONNECT_DELAYED}, {@code CONNECTED} (or {@code ACCEPTED}), then {@code HANDSHAKE_SUCCEEDED} or
+ * {@code HANDSHAKE_FAILED}, then {@code DISCONNECTED}; a connecting socket then {@code CONNECT_RETRIED} with the
+ * delay before its next attempt. {@code MONITOR_STOPPED} is the last event of a closed socket.
  */
 public final class ZmtpSocketEvent {
-    /** What happened. */
+    /** What happened; the names are libzmq's {@code ZMQ_EVENT_*}. */
     public enum Type {
-        /** The handshake with a peer completed; messages flow. */
+        /** A connection to a peer was established (before its handshake). libzmq: ZMQ_EVENT_CONNECTED. */
         CONNECTED,
-        /** A connection whose handshake had completed closed. */
+        /** A connection attempt started and has not completed yet. */
+        CONNECT_DELAYED,
+        /** A connection attempt failed or a connection was lost; the next attempt follows {@link #reconnectDelay()}. */
+        CONNECT_RETRIED,
+        /** {@code bind} succeeded: the socket listens on {@link #endpoint()}. */
+        LISTENING,
+        /** {@code bind} failed; {@link #cause()} says why. */
+        BIND_FAILED,
+        /** A listener accepted a connection (before its handshake). */
+        ACCEPTED,
+        /** A listener was closed ({@code unbind} or {@code close}). */
+        CLOSED,
+        /** A connection closed, whether or not its handshake had completed. */
         DISCONNECTED,
-        /** A handshake failed (bad greeting, incompatible socket type, wrong mechanism, timeout...). */
+        /** The socket was closed: the last event a listener gets. */
+        MONITOR_STOPPED,
+        /** The handshake with a peer completed; messages flow. {@link #peer()} is the peer. */
+        HANDSHAKE_SUCCEEDED,
+        /** A handshake failed: {@link #failureReason()} and {@link #detail()} say why. */
         HANDSHAKE_FAILED,
         /** A connection was closed because the peer broke the protocol after the handshake. */
-        PROTOCOL_ERROR
+        PROTOCOL_ERROR,
+        /**
+         * Messages were dropped (HWM under a dropping overflow policy, unroutable, queues cleared or discarded with
+         * their peer); {@link #count()} says how many since the previous such event. A burst of drops raises one.
+         */
+        MESSAGES_DROPPED
     }
 
     private final ConnectionEvent event;
@@ -33,11 +65,12 @@ public final class ZmtpSocketEvent {
         return event.type();
     }
 
-    /** The endpoint the connection belongs to, as given to bind or connect. */
+    /** The endpoint the event belongs to, as given to bind or connect (as bind returned it for accepted ones). */
     public String endpoint() {
         return event.endpoint();
     }
 
+    /** The peer's address (connection events), or the address listened on (LISTENING); null if none. */
     public SocketAddress remoteAddress() {
         return event.remoteAddress();
     }
@@ -57,14 +90,46 @@ public final class ZmtpSocketEvent {
         return event.peerIdentityUnsafe().clone();
     }
 
+    /** The peer the event is about, or null for events about an endpoint or the socket. */
+    public ZmtpPeer peer() {
+        return event.pipe() == null ? null : Peer.of(event.pipe());
+    }
+
+    /** Why a handshake failed (HANDSHAKE_FAILED), or null. */
+    public ZmtpHandshakeFailureReason failureReason() {
+        return event.failureReason();
+    }
+
+    /** What made a bind fail (BIND_FAILED), or null. */
+    public Throwable cause() {
+        return event.cause();
+    }
+
+    /** The delay before the next connection attempt (CONNECT_RETRIED), or null. */
+    public Duration reconnectDelay() {
+        return event.type() == Type.CONNECT_RETRIED ? Duration.ofMillis(event.value()) : null;
+    }
+
+    /** How many messages were dropped since the previous MESSAGES_DROPPED event; 0 for other events. */
+    public long count() {
+        return event.type() == Type.MESSAGES_DROPPED ? event.value() : 0;
+    }
+
     /** Why (for failures), or null. */
     public String detail() {
         return event.detail();
     }
 
+    ConnectionEvent internal() {
+        return event;
+    }
+
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder().append(type()).append(' ').append(endpoint());
+        StringBuilder sb = new StringBuilder().append(type());
+        if (endpoint() != null) {
+            sb.append(' ').append(endpoint());
+        }
         if (remoteAddress() != null) {
             sb.append(" peer ").append(remoteAddress());
         }
@@ -73,6 +138,12 @@ public final class ZmtpSocketEvent {
         }
         if (peerSocketType() != null) {
             sb.append(' ').append(peerSocketType());
+        }
+        if (type() == Type.CONNECT_RETRIED) {
+            sb.append(" in ").append(event.value()).append(" ms");
+        }
+        if (type() == Type.MESSAGES_DROPPED) {
+            sb.append(' ').append(event.value());
         }
         if (detail() != null) {
             sb.append(": ").append(detail());

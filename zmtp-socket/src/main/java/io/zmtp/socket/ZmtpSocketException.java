@@ -37,6 +37,34 @@ public class ZmtpSocketException extends RuntimeException {
         }
     }
 
+    /**
+     * A send found the peer's queue at SNDHWM under the {@link ZmtpOverflowPolicy#FAIL} policy (libzmq's EAGAIN,
+     * as an exception because the caller asked not to wait).
+     */
+    public static class QueueFull extends ZmtpSocketException {
+        private static final long serialVersionUID = 1L;
+
+        public QueueFull(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * A tracked send's message will never be written: dropped by the overflow policy, unroutable, cleared, its peer
+     * gone or the socket closed before it was written ({@code ZmtpSocket.sendTracked}).
+     */
+    public static class NotDelivered extends ZmtpSocketException {
+        private static final long serialVersionUID = 1L;
+
+        public NotDelivered(String message) {
+            super(message);
+        }
+
+        public NotDelivered(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** The socket or its context is closed (libzmq ETERM / ENOTSOCK). */
     public static class Closed extends ZmtpSocketException {
         private static final long serialVersionUID = 1L;

@@ -93,6 +93,14 @@ public final class ZmtpSocketOption<T> {
     public static final ZmtpSocketOption<ZmtpAuthenticator> AUTHENTICATOR =
             new ZmtpSocketOption<>("AUTHENTICATOR", ZmtpAuthenticator.class, null, v -> true);
 
+    /**
+     * What a send does when a peer's queue is at SNDHWM: wait, fail, drop the new message or the oldest queued one
+     * ({@link ZmtpOverflowPolicy}). Not in libzmq, whose behaviour per type is the default
+     * ({@link ZmtpOverflowPolicy#DEFAULT}). Read at each send, so it may change while the socket runs.
+     */
+    public static final ZmtpSocketOption<ZmtpOverflowPolicy> OVERFLOW = new ZmtpSocketOption<>("OVERFLOW",
+            ZmtpOverflowPolicy.class, ZmtpOverflowPolicy.DEFAULT, v -> true);
+
     private final String name;
     private final Class<T> type;
     private final T defaultValue;

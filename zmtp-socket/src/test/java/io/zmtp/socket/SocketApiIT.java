@@ -76,8 +76,10 @@ class SocketApiIT {
         String endpoint = rep.bind("tcp://127.0.0.1:*");
         ZmtpSocket req = socket(REQ);
         req.connect(endpoint);
+        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.LISTENING);
+        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.ACCEPTED);
         ZmtpSocketEvent connected = events.poll(5, TimeUnit.SECONDS);
-        assertThat(connected.type()).isEqualTo(ZmtpSocketEvent.Type.CONNECTED);
+        assertThat(connected.type()).isEqualTo(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED);
         assertThat(connected.version()).isEqualTo(io.zmtp.codec.ZmtpVersion.ZMTP_31);
         assertThat(connected.peerSocketType()).isEqualTo(REQ);
         req.close();
@@ -85,6 +87,7 @@ class SocketApiIT {
 
         ZmtpSocket push = socket(PUSH);
         push.connect(endpoint);
+        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.ACCEPTED);
         ZmtpSocketEvent failed = events.poll(5, TimeUnit.SECONDS);
         assertThat(failed.type()).isEqualTo(ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
         assertThat(failed.detail()).contains("INCOMPATIBLE_SOCKET_TYPE");
@@ -298,6 +301,51 @@ class SocketApiIT {
                 }
             }
             assertThat(requests).isEqualTo(10);
+        }
+    }
+
+    /**
+     * libzmq's zmq_poll fails with ETERM/ENOTSOCK for a socket whose context is terminated or that is closed; a poll
+     * that waited on anyway would hang a proxy or a worker loop past its context's close.
+     */
+    @Test
+    void shouldEndAPollWithClosedWhenARegisteredSocketIsClosedOrItsContextCloses() throws Exception {
+        ZmtpSocket pull = socket(PULL);
+        pull.bind("tcp://127.0.0.1:*");
+        try (ZmtpPoller poller = new ZmtpPoller()) {
+            poller.register(pull, ZmtpPoller.Interest.IN);
+            CompletableFuture<Throwable> ended = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try {
+                    poller.poll(null);
+                    ended.complete(null);
+                } catch (Throwable e) {
+                    ended.complete(e);
+                }
+            });
+            t.start();
+            pull.close();
+            assertThat(ended.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                    .isInstanceOf(ZmtpSocketException.Closed.class);
+            assertThatThrownBy(() -> poller.poll(Duration.ZERO)).isInstanceOf(ZmtpSocketException.Closed.class);
+        }
+
+        ZmtpContext other = ZmtpContext.builder().lingerCapMillis(0).build();
+        ZmtpSocket rep = other.socket(REP);
+        try (ZmtpPoller poller = new ZmtpPoller()) {
+            poller.register(rep, ZmtpPoller.Interest.IN);
+            CompletableFuture<Throwable> ended = new CompletableFuture<>();
+            new Thread(() -> {
+                try {
+                    poller.poll(null);
+                    ended.complete(null);
+                } catch (Throwable e) {
+                    ended.complete(e);
+                }
+            }).start();
+            other.close();
+            assertThat(ended.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                    .isInstanceOf(ZmtpSocketException.Closed.class);
         }
     }
 

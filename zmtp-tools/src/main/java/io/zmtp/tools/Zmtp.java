@@ -10,6 +10,9 @@ import io.zmtp.tools.perf.RemoteLatCommand;
 import io.zmtp.tools.perf.RemoteThrCommand;
 import io.zmtp.tools.perf.RrClientCommand;
 import io.zmtp.tools.perf.RrServerCommand;
+import io.zmtp.tools.proxy.ProxyCommand;
+import io.zmtp.tools.soak.SoakCommand;
+import io.zmtp.tools.soak.SoakPeerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,10 +20,13 @@ import picocli.CommandLine.Command;
  * The {@code zmtp} command line.
  */
 @Command(name = "zmtp", mixinStandardHelpOptions = true, version = "netty-zmtp 0.1.0-SNAPSHOT",
-        description = "ZeroMQ (ZMTP) on Netty: demo, perf tools, benchmarks, cat and keygen.",
+        description = {"ZeroMQ (ZMTP) on Netty: demo, perf tools, benchmarks, cat, proxy, keygen and a kill-and-restart "
+                + "soak.",
+            "./zmtp example NAME runs the example programs (echo, http, poller; see zmtp-examples/README.md)."},
         subcommands = {DemoCommand.class, LocalLatCommand.class, RemoteLatCommand.class, LocalThrCommand.class,
                 RemoteThrCommand.class, RrServerCommand.class, RrClientCommand.class, BenchCommand.class,
-                CatCommand.class, KeygenCommand.class, CommandLine.HelpCommand.class})
+                CatCommand.class, ProxyCommand.class, KeygenCommand.class, SoakCommand.class, SoakPeerCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Zmtp {
 
     public static void main(String[] args) {

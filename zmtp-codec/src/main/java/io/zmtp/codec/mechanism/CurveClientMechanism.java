@@ -96,13 +96,19 @@ final class CurveClientMechanism implements ZmtpMechanism {
         }
         byte[] serverTransient = Arrays.copyOf(opened, 32);
         byte[] cookie = Arrays.copyOfRange(opened, 32, 128);
-        key = CryptoBox.beforenm(serverTransient, transientKeys.secretKey());
+        byte[] vouchKey;
+        try {
+            key = CryptoBox.beforenm(serverTransient, transientKeys.secretKey());
+            vouchKey = CryptoBox.beforenm(serverTransient, permanent.secretKey());
+        } catch (CryptoBox.CryptoException e) {
+            // A server (holding its key) that sends a low-order S' fails the agreement: refused, not an escape.
+            throw MechanismSupport.authFailed("WELCOME with an unusable transient key: " + e.getMessage());
+        }
 
         byte[] vouchNonce = random.longNonce();
         byte[] vouchPlain = new byte[64];
         System.arraycopy(transientKeys.publicKey(), 0, vouchPlain, 0, 32);
         System.arraycopy(serverKey, 0, vouchPlain, 32, 32);
-        byte[] vouchKey = CryptoBox.beforenm(serverTransient, permanent.secretKey());
         byte[] vouchBox = CryptoBox.seal(vouchKey, CryptoBox.nonce("VOUCH---", vouchNonce), vouchPlain);
         Arrays.fill(vouchKey, (byte) 0);
 

@@ -1,12 +1,17 @@
 package io.zmtp.socket.internal;
 
+import io.zmtp.codec.ZmtpHandshakeFailureReason;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.socket.ZmtpSocketEvent;
 
 import java.net.SocketAddress;
 
-/** What a pipe reports to its socket's monitors; the public API shows it as a {@link ZmtpSocketEvent}. Immutable. */
+/**
+ * What a socket reports to its monitors; the public API shows it as a {@link ZmtpSocketEvent}. Immutable. Made by
+ * the pipes (connection events), the endpoints (listening, bind failed, closed), the connectors (connect delayed and
+ * retried) and the drop reporter, and delivered in order by {@link MonitorDispatcher}.
+ */
 public final class ConnectionEvent {
     private final ZmtpSocketEvent.Type type;
     private final String endpoint;
@@ -15,9 +20,20 @@ public final class ConnectionEvent {
     private final ZmtpSocketType peerSocketType;
     private final byte[] peerIdentity;
     private final String detail;
+    private final Pipe pipe;
+    private final ZmtpHandshakeFailureReason failureReason;
+    private final Throwable cause;
+    /** CONNECT_RETRIED: the delay before the next attempt (ms); MESSAGES_DROPPED: how many since the last report. */
+    private final long value;
 
     ConnectionEvent(ZmtpSocketEvent.Type type, String endpoint, SocketAddress remoteAddress, ZmtpVersion version,
                     ZmtpSocketType peerSocketType, byte[] peerIdentity, String detail) {
+        this(type, endpoint, remoteAddress, version, peerSocketType, peerIdentity, detail, null, null, null, 0);
+    }
+
+    ConnectionEvent(ZmtpSocketEvent.Type type, String endpoint, SocketAddress remoteAddress, ZmtpVersion version,
+                    ZmtpSocketType peerSocketType, byte[] peerIdentity, String detail, Pipe pipe,
+                    ZmtpHandshakeFailureReason failureReason, Throwable cause, long value) {
         this.type = type;
         this.endpoint = endpoint;
         this.remoteAddress = remoteAddress;
@@ -25,6 +41,17 @@ public final class ConnectionEvent {
         this.peerSocketType = peerSocketType;
         this.peerIdentity = peerIdentity == null ? new byte[0] : peerIdentity.clone();
         this.detail = detail;
+        this.pipe = pipe;
+        this.failureReason = failureReason;
+        this.cause = cause;
+        this.value = value;
+    }
+
+    /** An event about an endpoint rather than a connection (LISTENING, BIND_FAILED, CLOSED, CONNECT_*...). */
+    static ConnectionEvent ofEndpoint(ZmtpSocketEvent.Type type, String endpoint, SocketAddress address,
+                                      Pipe pipe, Throwable cause, long value) {
+        return new ConnectionEvent(type, endpoint, address, null, null, null,
+                cause == null ? null : String.valueOf(cause.getMessage()), pipe, null, cause, value);
     }
 
     public ZmtpSocketEvent.Type type() {
@@ -54,5 +81,28 @@ public final class ConnectionEvent {
 
     public String detail() {
         return detail;
+    }
+
+    /** The peer the event is about, or null (listener events, drops not tied to one peer). */
+    public Pipe pipe() {
+        return pipe;
+    }
+
+    public ZmtpHandshakeFailureReason failureReason() {
+        return failureReason;
+    }
+
+    public Throwable cause() {
+        return cause;
+    }
+
+    public long value() {
+        return value;
+    }
+
+    @Override
+    public String toString() {
+        return type + " " + endpoint + (remoteAddress == null ? "" : " " + remoteAddress)
+                + (detail == null ? "" : ": " + detail);
     }
 }

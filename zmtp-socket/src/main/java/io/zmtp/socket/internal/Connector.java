@@ -62,6 +62,10 @@ final class Connector {
             return;
         }
         channel = f.channel();
+        Events e = events;
+        if (e != null && !f.isDone()) {
+            e.delayed();
+        }
         f.addListener(done -> {
             if (!done.isSuccess()) {
                 scheduleRetry();
@@ -81,6 +85,28 @@ final class Connector {
         if (reconnectIvlMax > reconnectIvl) {
             currentIvl = Math.min(reconnectIvlMax, currentIvl * 2);
         }
+        Events e = events;
+        if (e != null) {
+            e.retried(delay);
+        }
         loop.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+    }
+
+    // ---- monitor events
+
+    /** What a connector reports, on its loop. */
+    interface Events {
+        /** An attempt started and is in progress. */
+        void delayed();
+
+        /** The next attempt is in {@code delayMillis}. */
+        void retried(long delayMillis);
+    }
+
+    /** Set before {@link #start()}. */
+    private Events events;
+
+    void events(Events events) {
+        this.events = events;
     }
 }

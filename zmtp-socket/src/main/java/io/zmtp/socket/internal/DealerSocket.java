@@ -30,7 +30,7 @@ public final class DealerSocket extends SocketBase {
 
     @Override
     protected boolean xsend(ZmtpMessage msg) {
-        return lb.send(msg) != null;
+        return lb.send(msg) != null || overflow(msg, lb.victim());
     }
 
     @Override
@@ -41,5 +41,10 @@ public final class DealerSocket extends SocketBase {
     @Override
     protected boolean xhasOut() {
         return lb.hasRoom();
+    }
+
+    @Override
+    protected Pipe xlastPipe() {
+        return fq.lastPipe();
     }
 }

@@ -11,6 +11,13 @@ import java.util.function.Consumer;
  */
 public final class Distributor {
     private long dropped;
+    /** DROP_OLDEST: a full pipe makes room by dropping its oldest message. */
+    private boolean replaceOldest;
+
+    /** Sets whether a full pipe drops its oldest message for the new one (DROP_OLDEST) or misses the new one. */
+    public void replaceOldest(boolean replaceOldest) {
+        this.replaceOldest = replaceOldest;
+    }
 
     /** Total messages dropped because a pipe was full. */
     public long dropped() {
@@ -28,7 +35,7 @@ public final class Distributor {
                     return;
                 }
                 ZmtpMessage copy = share(msg);
-                if (p.offer(copy)) {
+                if (p.offer(copy) || (replaceOldest && p.offerReplacingOldest(copy))) {
                     delivered[0]++;
                 } else {
                     copy.release();

@@ -15,8 +15,18 @@ final class InboundBatch {
         this.items = new ZmtpMessage[capacity];
     }
 
+    /** Empties the batch for reuse; only once every message was taken. */
+    void clear() {
+        size = 0;
+        next = 0;
+    }
+
     void add(ZmtpMessage message) {
         items[size++] = message;
+    }
+
+    int capacity() {
+        return items.length;
     }
 
     boolean isFull() {

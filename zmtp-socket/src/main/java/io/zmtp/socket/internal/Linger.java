@@ -42,7 +42,7 @@ final class Linger {
             boolean pending = false;
             for (Pipe p : pipes) {
                 boolean mayDeliver = p.isActive() || p.state() == Pipe.State.CONNECTING;
-                if (mayDeliver && p.outDepth() > 0) {
+                if (mayDeliver && p.hasOutputPending()) {
                     pending = true;
                     break;
                 }

@@ -57,7 +57,25 @@ public final class LoadBalancer {
         for (int i = 0; i < n; i++) {
             int idx = (next + i) % n;
             Pipe p = pipes.get(idx);
-            if (eligible(p) && p.offer(msg)) {
+            // offer checks the room itself: one look per message, not two.
+            if ((p.isActive() || p.state() == Pipe.State.CONNECTING) && p.offer(msg)) {
+                next = (idx + 1) % n;
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The pipe a message that found no room would have gone to under round-robin (the next one that could queue if
+     * it had room), advancing past it so that drops and evictions rotate too; null if there is none.
+     */
+    public Pipe victim() {
+        int n = pipes.size();
+        for (int i = 0; i < n; i++) {
+            int idx = (next + i) % n;
+            Pipe p = pipes.get(idx);
+            if (p.state() != Pipe.State.TERMINATED && (p.isActive() || p.state() == Pipe.State.CONNECTING)) {
                 next = (idx + 1) % n;
                 return p;
             }

@@ -47,7 +47,7 @@ public final class PairSocket extends SocketBase {
 
     @Override
     protected boolean xsend(ZmtpMessage msg) {
-        return lb.send(msg) != null;
+        return lb.send(msg) != null || overflow(msg, lb.victim());
     }
 
     @Override
@@ -58,5 +58,10 @@ public final class PairSocket extends SocketBase {
     @Override
     protected boolean xhasOut() {
         return lb.hasRoom();
+    }
+
+    @Override
+    protected Pipe xlastPipe() {
+        return fq.lastPipe();
     }
 }

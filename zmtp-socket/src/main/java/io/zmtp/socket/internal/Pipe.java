@@ -2,8 +2,11 @@ package io.zmtp.socket.internal;
 
 import io.netty.channel.Channel;
 import io.netty.util.ReferenceCountUtil;
+import io.zmtp.codec.ZmtpCommand;
+import io.zmtp.codec.ZmtpHandshakeFailureReason;
 import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpMessageBatch;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
@@ -21,9 +24,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * its accepted connection.
  *
  * <h2>Threads</h2>
- * The inbound queue is filled by the I/O thread ({@link #onInbound}) and emptied by user threads ({@link #poll});
- * the outbound queue the other way round ({@link #offer} / the drain task on the channel's event loop). Both are
- * lock-free. Fields marked "user side" are touched only under the owning socket's lock.
+ * The inbound queue is filled by the I/O thread ({@link #onInbound}) and emptied by user threads ({@link #poll}).
+ * The outbound queue ({@link SpscChunkedQueue}) the other way round: its producer is whoever holds the socket lock
+ * ({@link #offer}, {@link #writeToConnection}), its consumer the drain task on the channel's event loop, a thread
+ * discarding output, or the producer itself evicting the oldest message (DROP_OLDEST, {@link #offerReplacingOldest}),
+ * each claiming the consumer side for a whole run. Both are lock-free; the drain is scheduled at
+ * most once at a time ({@code drainScheduled}), which the drain clears before it looks at the queue and a producer
+ * reads after its message is published, so a message is never left without a drain to come. Fields marked "user
+ * side" are touched only under the owning socket's lock.
+ *
+ * <h2>Inproc</h2>
+ * Over inproc the outbound queue is read by the peer's pipe itself, under the peer socket's lock: no drain, no
+ * channel write ({@link InprocLink}, which states that path's invariants). Such a pipe has an {@code outLink} (its
+ * queue's current or last reader) and an {@code inLink} (the peer queue it reads); {@link #poll} takes from its own
+ * inbound queue first (a connection's subscriptions, what a link left when it ended), then from the link.
  *
  * <h2>High-water marks</h2>
  * RCVHWM: when {@code inCount} reaches it the channel stops reading ({@code autoRead=false}) and resumes once the
@@ -74,18 +88,35 @@ public final class Pipe {
     private volatile boolean readPaused;
     /** I/O thread only: messages were queued since readers were last signalled. */
     private boolean inboundUnsignaled;
-    private final ConcurrentLinkedQueue<Object> out = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger outCount = new AtomicInteger();
+    /** Produced under the socket lock; consumed by the drain on the channel's loop, or by whoever discards. */
+    private final SpscChunkedQueue<Object> out = new SpscChunkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    /** Set by {@link #discardOutput} when the drain held the queue: the drain discards on its way out. */
+    private volatile boolean discardRequested;
     private final Runnable drainTask = this::runScheduledDrain;
     /** How many drained messages are given back to SNDHWM at once. */
     private static final int DRAIN_COUNT_BATCH = 32;
+    /** Messages a drain hands the channel in one write (one pipeline crossing instead of one each). */
+    private static final int WRITE_BATCH = 64;
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong sent = new AtomicLong();
 
+    // inproc (see InprocLink)
+    /** The link this pipe's outbound queue feeds: the current connection's, or the last one's; null over tcp. */
+    private volatile InprocLink outLink;
+    /** The link whose queue this pipe reads: the current connection's, or the last one's. */
+    private volatile InprocLink inLink;
+    /** Links that ended with messages still to hand to their readers (by whoever holds the outbound queue). */
+    private final ConcurrentLinkedQueue<InprocLink> endedLinks = new ConcurrentLinkedQueue<>();
+    /** What this pipe's socket takes from an inproc peer; set before the connection's hello goes out. */
+    private volatile boolean readsMessages = true;
+    private volatile boolean acceptsSubscriptions;
+    /** User side: the batch reads from an inproc peer's queue fill, reused. */
+    private InboundBatch linkBatch;
+
     // user side
-    private byte[] routingId;
+    private volatile byte[] routingId;
     private boolean routable;
 
     Pipe(PipeListener listener, boolean connecting, String endpoint, int sndHwm, int rcvHwm) {
@@ -152,11 +183,13 @@ public final class Pipe {
     /** Messages received and not yet taken by the application (approximate while messages flow). */
     public int inDepth() {
         InboundBatch c = taking;
-        return inCount.get() + (c == null ? 0 : c.remaining());
+        InprocLink l = inLink;
+        long linked = l != null && l.isLive() ? l.queue.size() : 0;
+        return (int) Math.min(Integer.MAX_VALUE, inCount.get() + (c == null ? 0 : c.remaining()) + linked);
     }
 
     public int outDepth() {
-        return outCount.get();
+        return (int) Math.min(Integer.MAX_VALUE, out.size());
     }
 
     public long droppedCount() {
@@ -191,7 +224,23 @@ public final class Pipe {
 
     public boolean hasInput() {
         InboundBatch c = taking;
-        return (c != null && c.hasNext()) || !in.isEmpty();
+        if ((c != null && c.hasNext()) || !in.isEmpty()) {
+            return true;
+        }
+        InprocLink l = inLink;
+        return l != null && l.readerHasInput();
+    }
+
+    /**
+     * Whether a disconnected pipe has input still to come to the application: queued, or (inproc) on a peer queue
+     * whose writer has not yet seen the end of the connection and will hand over what it sent until then. Lock held.
+     */
+    boolean hasInputToDrain() {
+        if (hasInput()) {
+            return true;
+        }
+        InprocLink l = inLink;
+        return l != null && l.owesReader();
     }
 
     /** Takes the next inbound message (ownership passes to the caller), or null. */
@@ -199,24 +248,63 @@ public final class Pipe {
         InboundBatch c = taking;
         if (c == null || !c.hasNext()) {
             c = in.poll();
+            if (c == null) {
+                c = takeFromLink();
+            } else {
+                int n = inCount.addAndGet(-c.size());
+                if (readPaused && n <= resumeAt) {
+                    Channel ch = channel;
+                    if (ch != null) {
+                        ch.eventLoop().execute(() -> maybeResume(ch));
+                    }
+                }
+            }
             taking = c;
             if (c == null) {
                 return null;
             }
-            int n = inCount.addAndGet(-c.size());
-            if (readPaused && n <= resumeAt) {
-                Channel ch = channel;
-                if (ch != null) {
-                    ch.eventLoop().execute(() -> maybeResume(ch));
-                }
-            }
         }
-        return c.next();
+        return countTaken(c.next());
     }
 
-    /** Whether {@link #offer} would accept a message now. */
+    /** Inproc: the next batch from the peer's queue, or null (the reader's wake-up armed). User side. */
+    private InboundBatch takeFromLink() {
+        InprocLink l = inLink;
+        if (l == null) {
+            return null;
+        }
+        InboundBatch b = linkBatch;
+        if (b == null) {
+            linkBatch = b = new InboundBatch(INBOUND_BATCH);
+        } else {
+            b.clear();
+        }
+        if (l.take(b)) {
+            return b;
+        }
+        if (l.transferPending()) {
+            // Whoever holds the writer's queue hands it over when it lets go; it signals this socket.
+            l.writer.serviceOutput();
+        }
+        return null;
+    }
+
+    /** Whether {@link #offer} would accept a message now. User side. */
     public boolean hasRoom() {
-        return state != State.TERMINATED && (sndHwm <= 0 || outCount.get() < sndHwm);
+        if (state == State.TERMINATED) {
+            return false;
+        }
+        InprocLink l = outLink;
+        return l == null ? out.producerBelow(sndHwm) : l.writerHasRoom(sndHwm);
+    }
+
+    /**
+     * Whether output is queued that a peer may still take (for close's linger); an inproc pipe then asks its reader
+     * for a wake-up when it takes some.
+     */
+    boolean hasOutputPending() {
+        InprocLink l = outLink;
+        return l == null ? !out.isEmpty() : l.writerHasPending();
     }
 
     /**
@@ -227,8 +315,10 @@ public final class Pipe {
         if (!hasRoom()) {
             return false;
         }
-        outCount.incrementAndGet();
-        out.add(msg);
+        msg = trackIfAsked(msg);
+        // Counted before it is published: once queued, the drain may take it and the encoder consume it.
+        countQueuedOut(msg);
+        out.offer(msg);
         scheduleDrain();
         return true;
     }
@@ -250,8 +340,7 @@ public final class Pipe {
             ReferenceCountUtil.release(msg);
             return;
         }
-        outCount.incrementAndGet();
-        out.add(new ForConnection(ch, msg));
+        out.offer(new ForConnection(ch, msg));
         scheduleDrain();
     }
 
@@ -272,12 +361,18 @@ public final class Pipe {
 
     /** Counts a message dropped for this peer (PUB at HWM). */
     public void countDrop() {
-        dropped.incrementAndGet();
+        countDrops(1);
     }
 
     /** Releases both queues and closes the connection; the pipe is then dead. */
     public void terminate() {
+        retireCounters();
         state = State.TERMINATED;
+        InprocLink l = outLink;
+        if (l != null) {
+            // What was sent over inproc stays the peer's to read, as with libzmq's pipes: handed over, not dropped.
+            l.detach();
+        }
         releaseAll();
         Channel ch = channel;
         if (ch != null) {
@@ -285,12 +380,52 @@ public final class Pipe {
         }
     }
 
-    /** Discards queued output (linger 0, or a peer that is gone). */
+    /**
+     * Discards queued output (linger 0, or a peer that is gone), from any thread. If the drain holds the queue, it
+     * discards what is left when it lets go (the request and the release are both volatile, Dekker style, so one of
+     * the two always sees the other).
+     */
     public void discardOutput() {
-        Object m;
-        while ((m = out.poll()) != null) {
-            outCount.decrementAndGet();
-            release(m);
+        InprocLink l = outLink;
+        if (l != null && l.isLive()) {
+            // Over inproc, what a live link holds is its reader's already (handed over when the link ends).
+            return;
+        }
+        discardRequested = true;
+        serviceOutput();
+    }
+
+    /**
+     * Runs what was asked of the outbound queue's consumer side, from any thread, unless another thread holds it
+     * (which runs it when it lets go): hand-overs of ended inproc links first, then a requested discard.
+     */
+    void serviceOutput() {
+        int discarded = 0;
+        while ((discardRequested || !endedLinks.isEmpty()) && out.tryClaim()) {
+            boolean discard = discardRequested;
+            discardRequested = false;
+            try {
+                InprocLink ended;
+                while ((ended = endedLinks.poll()) != null) {
+                    ended.transfer();
+                }
+                if (discard) {
+                    Object m;
+                    while ((m = pollOut()) != null) {
+                        release(m);
+                        discarded++;
+                    }
+                }
+            } finally {
+                out.unclaim();
+            }
+            InprocLink l = outLink;
+            if (l != null) {
+                l.afterServiced();
+            }
+        }
+        if (discarded > 0) {
+            countDrops(discarded);
         }
     }
 
@@ -307,11 +442,112 @@ public final class Pipe {
     /** Either side: the queues (thread-safe), not the batch a reader is taking from. */
     private void releaseQueued() {
         discardOutput();
+        releaseInbound();
+    }
+
+    /** Any thread: the inbound queue, not the batch a reader is taking from. */
+    private void releaseInbound() {
         InboundBatch b;
         while ((b = in.poll()) != null) {
             inCount.addAndGet(-b.size());
             b.releaseRest();
         }
+    }
+
+    // ---- inproc (see InprocLink)
+
+    int rcvHwm() {
+        return rcvHwm;
+    }
+
+    SpscChunkedQueue<Object> outQueue() {
+        return out;
+    }
+
+    /** What this pipe's socket takes from an inproc peer; set before a connection's hello goes out. */
+    void readRules(boolean readsMessages, boolean acceptsSubscriptions) {
+        this.readsMessages = readsMessages;
+        this.acceptsSubscriptions = acceptsSubscriptions;
+    }
+
+    void inLink(InprocLink link) {
+        inLink = link;
+    }
+
+    void signalActivity() {
+        listener.pipeActivity(this);
+    }
+
+    void countSent(int n) {
+        sent.addAndGet(n);
+    }
+
+    void countReceived(int n) {
+        if (n > 0) {
+            received.addAndGet(n);
+        }
+    }
+
+    /** A link of this pipe's queue ended: hands its reader what it is owed, now or when the queue is let go. */
+    void requestTransfer(InprocLink link) {
+        endedLinks.add(link);
+        serviceOutput();
+    }
+
+    /**
+     * Any thread: what this pipe's socket takes of an object from an inproc peer's queue, converted as
+     * {@link PipeHandler} converts what a connection reads; null when it takes nothing (the object is released).
+     */
+    ZmtpMessage admit(InprocLink link, Object m) {
+        if (m instanceof ForConnection) {
+            ForConnection f = (ForConnection) m;
+            if (f.channel != link.writerChannel) {
+                // Meant for an earlier connection; this one started with the current subscription set.
+                ReferenceCountUtil.release(f.msg);
+                return null;
+            }
+            m = f.msg;
+        }
+        if (m instanceof TrackedMessage) {
+            // Over inproc, taken by the reader is delivered.
+            m = ((TrackedMessage) m).deliverInproc();
+        }
+        if (m instanceof ZmtpMessage) {
+            if (readsMessages) {
+                return (ZmtpMessage) m;
+            }
+            ((ZmtpMessage) m).release();
+            return null;
+        }
+        if (m instanceof ZmtpCommand) {
+            return PipeHandler.subscriptionMessage((ZmtpCommand) m, acceptsSubscriptions);
+        }
+        ReferenceCountUtil.release(m);
+        return null;
+    }
+
+    /** Any thread: messages from an inproc peer (a connection's subscriptions, what a link left when it ended). */
+    void deliver(InboundBatch batch) {
+        in.add(batch);
+        inCount.addAndGet(batch.size());
+        countReceived(batch.size());
+        if (state == State.TERMINATED) {
+            releaseInbound();
+        }
+    }
+
+    /**
+     * Writes {@code msg} (a subscription) to the connection coming up, ahead of anything queued: from
+     * {@link PipeListener#writeSubscriptions}, on the I/O thread. The caller flushes the channel.
+     */
+    public void writeOnConnect(Object msg) {
+        InprocLink l = outLink;
+        if (l != null && !l.isOpen()) {
+            l.stage(msg);
+            return;
+        }
+        Channel ch = channel;
+        ch.write(msg, ch.voidPromise());
     }
 
     // ---- I/O side
@@ -335,12 +571,62 @@ public final class Pipe {
         listener.pipeActivity(this);
     }
 
+    /**
+     * Over inproc ({@code own} and {@code peer} are the connection's two ends), on the inproc thread: the pipe turns
+     * active only once both ends' handshakes are done, when the second joins them ({@link InprocLink#join}).
+     */
+    void onHandshake(Channel ch, ZmtpHandshakeSuccessEvent success, InprocEnd own, InprocEnd peer) {
+        if (own == null || peer == null) {
+            onHandshake(ch, success);
+            return;
+        }
+        if (state == State.TERMINATED) {
+            ch.close();
+            return;
+        }
+        // Known now for monitor events; the pipe stays as it is (connecting, or not yet the socket's) until the join.
+        this.handshake = success;
+        this.channel = ch;
+        own.arrived = success;
+        if (peer.arrived != null) {
+            InprocLink.join(peer, own);
+        }
+    }
+
+    /**
+     * The inproc join: this pipe's side of the connection, its queue read through {@code link}. Returns false if the
+     * socket refused the connection.
+     */
+    boolean activateJoined(Channel ch, ZmtpHandshakeSuccessEvent success, InprocLink link) {
+        InprocLink previous = outLink;
+        // Before the pipe turns active: a sender that sees it active queues for the peer, never for the channel.
+        outLink = link;
+        if (previous != null) {
+            previous.detach();
+        }
+        this.handshake = success;
+        this.channel = ch;
+        this.readPaused = false;
+        this.state = State.ACTIVE;
+        if (!listener.pipeConnected(this)) {
+            state = connecting ? State.CONNECTING : State.DISCONNECTED;
+            return false;
+        }
+        return true;
+    }
+
+    /** The inproc join: this pipe's subscriptions, staged for the peer ahead of anything queued. */
+    void writeSubscriptions() {
+        listener.writeSubscriptions(this);
+    }
+
     void onInbound(ZmtpMessage msg) {
         if (state == State.TERMINATED) {
             msg.release();
             return;
         }
         received.lazySet(received.get() + 1); // only the I/O thread writes it
+        inBytesQueued.lazySet(inBytesQueued.get() + msg.contentLength());
         InboundBatch f = filling;
         if (f == null) {
             filling = f = new InboundBatch(INBOUND_BATCH);
@@ -390,6 +676,10 @@ public final class Pipe {
         if (channel != ch) {
             return;
         }
+        InprocLink l = outLink;
+        if (l != null && l.writerChannel == ch) {
+            l.detach();
+        }
         if (filling != null) {
             publishInbound();
         }
@@ -422,10 +712,18 @@ public final class Pipe {
     }
 
     private void scheduleDrain() {
+        InprocLink l = outLink;
+        if (l != null) {
+            // Inproc: the peer reads the queue itself; it needs a signal only if it may be waiting.
+            l.wakeReader();
+            return;
+        }
         Channel ch = channel;
         if (ch == null || state != State.ACTIVE) {
             return;
         }
+        // The queue's volatile store of the message came before this read, and the drain clears the flag before it
+        // looks at the queue (both volatile), so either this sees the flag clear or the drain sees the message.
         // Read before the CAS: a failed CAS still takes the cache line from the I/O thread, once per message.
         if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
             ch.eventLoop().execute(drainTask);
@@ -442,35 +740,70 @@ public final class Pipe {
     }
 
     private void drain(Channel ch) {
-        if (channel != ch || state != State.ACTIVE || !ch.isActive()) {
+        if (channel != ch || state != State.ACTIVE || !ch.isActive() || outLink != null) {
+            return;
+        }
+        if (!out.tryClaim()) {
+            // Someone is discarding; it schedules a drain for whatever it leaves.
             return;
         }
         int taken = 0;
-        int uncounted = 0;
         int written = 0;
-        Object m;
-        while (ch.isWritable() && (m = out.poll()) != null) {
-            taken++;
-            // The counter is what senders check for room: update it every few messages, not once per message (an
-            // atomic each) nor only at the end (a sender at SNDHWM would wait for the whole drain).
-            if (++uncounted == DRAIN_COUNT_BATCH) {
-                outCount.addAndGet(-uncounted);
-                uncounted = 0;
-            }
-            if (m instanceof ForConnection) {
-                ForConnection f = (ForConnection) m;
-                if (f.channel != ch) {
-                    // Meant for an earlier connection; this one started with the current subscription set.
-                    ReferenceCountUtil.release(f.msg);
+        ZmtpMessageBatch batch = null;
+        try {
+            Object m;
+            while (ch.isWritable() && (m = pollOut()) != null) {
+                // The count senders check for room is published every few messages, not once per message (an
+                // ordered store each) nor only at the end (a sender at SNDHWM would wait for the whole drain).
+                if (++taken % DRAIN_COUNT_BATCH == 0) {
+                    out.publishConsumed();
+                }
+                if (m instanceof ZmtpMessage) {
+                    if (batch == null) {
+                        if (!out.consumerHasNext()) {
+                            // The only message: no batch to allocate.
+                            ch.write(m, ch.voidPromise());
+                            written++;
+                            continue;
+                        }
+                        batch = new ZmtpMessageBatch(WRITE_BATCH);
+                    }
+                    batch.add((ZmtpMessage) m);
+                    if (batch.isFull()) {
+                        written += writeBatch(ch, batch);
+                        batch = null;
+                    }
                     continue;
                 }
-                m = f.msg;
+                if (batch != null) {
+                    written += writeBatch(ch, batch);
+                    batch = null;
+                }
+                if (m instanceof TrackedMessage) {
+                    ((TrackedMessage) m).writeTo(ch);
+                    written++;
+                    continue;
+                }
+                if (m instanceof ForConnection) {
+                    ForConnection f = (ForConnection) m;
+                    if (f.channel != ch) {
+                        // Meant for an earlier connection; this one started with the current subscription set.
+                        ReferenceCountUtil.release(f.msg);
+                        continue;
+                    }
+                    m = f.msg;
+                }
+                ch.write(m, ch.voidPromise());
+                written++;
             }
-            ch.write(m, ch.voidPromise());
-            written++;
+            if (batch != null) {
+                written += writeBatch(ch, batch);
+            }
+        } finally {
+            out.unclaim();
         }
-        if (uncounted > 0) {
-            outCount.addAndGet(-uncounted);
+        if (discardRequested) {
+            discardOutput();
         }
         if (written > 0) {
             sent.addAndGet(written);
@@ -481,17 +814,201 @@ public final class Pipe {
         }
     }
 
+    private static int writeBatch(Channel ch, ZmtpMessageBatch batch) {
+        int n = batch.size();
+        ch.write(batch, ch.voidPromise());
+        return n;
+    }
+
     /** Tells the socket's monitors about this pipe's connection (I/O thread). */
     void emit(ZmtpSocketEvent.Type type, Channel ch, String detail) {
+        emit(type, ch, detail, null);
+    }
+
+    void emit(ZmtpSocketEvent.Type type, Channel ch, String detail, ZmtpHandshakeFailureReason reason) {
         ZmtpHandshakeSuccessEvent h = handshake;
         boolean current = h != null && channel == ch;
         listener.pipeEvent(new ConnectionEvent(type, endpoint, ch.remoteAddress(), current ? h.version() : null,
-                current ? h.peerMetadata().socketType() : null, current ? h.peerMetadata().identity() : null, detail));
+                current ? h.peerMetadata().socketType() : null, current ? h.peerMetadata().identity() : null, detail,
+                this, reason, null, 0));
+    }
+
+    // ---- peers, queue sizes in bytes, drops (what ZmtpPeer and the socket's totals read)
+
+    private final java.util.concurrent.atomic.AtomicBoolean retired = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Once, as the pipe is terminated: hands its sent and received counts to the socket's totals, which keep
+     * counting what pipes that are gone did (Micrometer counters must never go down).
+     */
+    private void retireCounters() {
+        if (listener instanceof SocketBase && retired.compareAndSet(false, true)) {
+            ((SocketBase) listener).retire(sent.get(), received.get());
+        }
+    }
+
+    /**
+     * The user id the security mechanism's authenticator gave the peer on its last handshake (PLAIN's user name,
+     * a CURVE key), or null if none did.
+     */
+    String userId() {
+        ZmtpHandshakeSuccessEvent h = handshake;
+        String id = h == null ? null : h.userId();
+        return id == null || id.isEmpty() ? null : id;
+    }
+
+    /** Whether a connection of this pipe ever completed its handshake (for STREAM: came up). */
+    boolean hasHandshaken() {
+        return handshake != null;
+    }
+
+    /** The application's handle on this pipe: one per pipe. */
+    private final Peer peerHandle = new Peer(this);
+    /**
+     * Bytes ever queued, and ever taken, in each direction: each written by one side only (the producer under the
+     * socket lock, the I/O thread, the claimed consumer, the application under the lock), with an ordered store and
+     * no read-modify-write, and read by anyone as a difference.
+     */
+    private final AtomicLong outBytesQueued = new AtomicLong();
+    private final AtomicLong outBytesTaken = new AtomicLong();
+    private final AtomicLong inBytesQueued = new AtomicLong();
+    private final AtomicLong inBytesTaken = new AtomicLong();
+
+    Peer peer() {
+        return peerHandle;
+    }
+
+    /** The socket this pipe belongs to. */
+    SocketBase socket() {
+        return (SocketBase) listener;
+    }
+
+    /** Bytes of the messages queued for the peer (frames' content). */
+    public long outBytes() {
+        long taken = outBytesTaken.get();
+        return Math.max(0, outBytesQueued.get() - taken);
+    }
+
+    /** Bytes of the received messages not yet taken by the application. */
+    public long inBytes() {
+        long taken = inBytesTaken.get();
+        return Math.max(0, inBytesQueued.get() - taken);
+    }
+
+    public boolean isOutHwmReached() {
+        return sndHwm > 0 && out.size() >= sndHwm;
+    }
+
+    public boolean isInHwmReached() {
+        return readPaused;
+    }
+
+    public int sndHwm() {
+        return sndHwm;
+    }
+
+    /** Counts {@code n} messages dropped for this peer, and tells the socket (its total and its monitors). */
+    void countDrops(int n) {
+        dropped.addAndGet(n);
+        if (listener instanceof SocketBase) {
+            ((SocketBase) listener).messagesDropped(n);
+        }
+    }
+
+    /** Producer side: {@code queued} was just offered. */
+    private void countQueuedOut(Object queued) {
+        outBytesQueued.lazySet(outBytesQueued.get() + queuedBytes(queued));
+    }
+
+    /** The claimed consumer's poll, counting the bytes it takes. */
+    private Object pollOut() {
+        Object m = out.poll();
+        if (m != null) {
+            outBytesTaken.lazySet(outBytesTaken.get() + queuedBytes(m));
+        }
+        return m;
+    }
+
+    /** User side: {@code m} was just taken by the application (or null). */
+    private ZmtpMessage countTaken(ZmtpMessage m) {
+        if (m != null) {
+            inBytesTaken.lazySet(inBytesTaken.get() + m.contentLength());
+        }
+        return m;
+    }
+
+    private static long queuedBytes(Object queued) {
+        if (queued instanceof ZmtpMessage) {
+            return ((ZmtpMessage) queued).contentLength();
+        }
+        if (queued instanceof TrackedMessage) {
+            return ((TrackedMessage) queued).message().contentLength();
+        }
+        return 0;
+    }
+
+    /**
+     * {@code msg} as it is queued: wrapped for a promise if the socket is in a tracked send (under its lock, as the
+     * caller is), as it is. One field read on every offer; only tracked sends allocate.
+     */
+    private Object trackIfAsked(Object msg) {
+        if (listener instanceof SocketBase && msg instanceof ZmtpMessage) {
+            DeliveryTracker t = ((SocketBase) listener).tracker;
+            if (t != null) {
+                return t.wrap((ZmtpMessage) msg);
+            }
+        }
+        return msg;
+    }
+
+    // ---- overflow: DROP_OLDEST
+
+    /**
+     * Queues {@code msg} in place of the oldest queued message when the pipe is at SNDHWM (DROP_OLDEST). User side,
+     * under the socket lock (the producer). The producer takes the consumer role for one poll ({@code tryClaim}):
+     * if the drain holds it, the drain is moving messages out and room is coming, so this looks once more and
+     * otherwise gives up (false: the caller drops {@code msg} instead). Only an application message is evicted,
+     * never a subscription or other command. Returns true if the pipe took {@code msg}.
+     */
+    boolean offerReplacingOldest(Object msg) {
+        if (state == State.TERMINATED) {
+            return false;
+        }
+        if (!out.producerBelow(sndHwm) && out.tryClaim()) {
+            Object oldest = null;
+            try {
+                Object head = out.peek();
+                if (head instanceof ZmtpMessage || head instanceof TrackedMessage) {
+                    oldest = pollOut();
+                }
+            } finally {
+                out.unclaim();
+            }
+            if (discardRequested) {
+                discardOutput();
+            }
+            if (oldest != null) {
+                if (oldest instanceof TrackedMessage) {
+                    ((TrackedMessage) oldest).discardReason("dropped for a newer message (DROP_OLDEST)");
+                }
+                release(oldest);
+                countDrop();
+            }
+        }
+        if (!out.producerBelow(sndHwm)) {
+            return false;
+        }
+        msg = trackIfAsked(msg);
+        countQueuedOut(msg);
+        out.offer(msg);
+        // A drain that found the queue claimed by this has left: schedule one for what is queued.
+        scheduleDrain();
+        return true;
     }
 
     @Override
     public String toString() {
         return "Pipe{" + id + ", " + state + ", " + (connecting ? "connect " : "accepted ") + endpoint
-                + ", peer " + remoteAddress() + ", in " + inCount.get() + ", out " + outCount.get() + '}';
+                + ", peer " + remoteAddress() + ", in " + inCount.get() + ", out " + out.size() + '}';
     }
 }

@@ -2,8 +2,10 @@ package io.zmtp.socket.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -14,6 +16,7 @@ import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpProtocolErrorEvent;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.socket.ZmtpSocketEvent;
+import io.zmtp.socket.transport.InprocTransport;
 
 /**
  * The last handler of every connection's pipeline: hands messages to the {@link Pipe} and nothing else. It takes no
@@ -29,7 +32,8 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
     private final boolean readsMessages;
     private final boolean acceptsSubscriptions;
     private final Runnable onHandshake;
-    private boolean handshaken;
+    /** Over inproc, this connection's end; null until the handshake, and over tcp and ipc. */
+    private InprocEnd own;
 
     PipeHandler(Pipe pipe, boolean readsMessages, boolean acceptsSubscriptions, Runnable onHandshake) {
         this.pipe = pipe;
@@ -50,12 +54,18 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
                 pipe.onInbound(ZmtpMessage.wrap(Unpooled.wrappedBuffer(new byte[] {1})));
                 pipe.onReadComplete();
             }
-            pipe.onHandshake(ctx.channel(), success);
-            handshaken = true;
-            pipe.emit(ZmtpSocketEvent.Type.CONNECTED, ctx.channel(), null);
+            own = inprocEnd(ctx.channel(), InprocTransport.LOCAL_END);
+            InprocEnd peer = inprocEnd(ctx.channel(), InprocTransport.PEER_END);
+            pipe.onHandshake(ctx.channel(), success, own, peer);
+            if (own == null || peer == null) {
+                pipe.emit(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED, ctx.channel(), null);
+            }
+            // Over inproc, HANDSHAKE_SUCCEEDED is told when both sockets have the connection, for both ends
+            // (InprocLink.join).
         } else if (evt instanceof ZmtpHandshakeFailureEvent) {
             ZmtpHandshakeFailureEvent f = (ZmtpHandshakeFailureEvent) evt;
-            pipe.emit(ZmtpSocketEvent.Type.HANDSHAKE_FAILED, ctx.channel(), f.reason() + ": " + f.message());
+            pipe.emit(ZmtpSocketEvent.Type.HANDSHAKE_FAILED, ctx.channel(), f.reason() + ": " + f.message(),
+                    f.reason());
         } else if (evt instanceof ZmtpProtocolErrorEvent) {
             String reason = ((ZmtpProtocolErrorEvent) evt).cause().getMessage();
             pipe.emit(ZmtpSocketEvent.Type.PROTOCOL_ERROR, ctx.channel(), reason);
@@ -72,19 +82,38 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
                 ((ZmtpMessage) msg).release();
             }
         } else if (msg instanceof ZmtpCommand) {
-            ZmtpCommand c = (ZmtpCommand) msg;
-            boolean sub = c.is(ZmtpCommand.SUBSCRIBE);
-            if (acceptsSubscriptions && (sub || c.is(ZmtpCommand.CANCEL))) {
-                ByteBuf prefix = Unpooled.wrappedBuffer(new byte[] {(byte) (sub ? 1 : 0)});
-                ByteBuf body = Unpooled.wrappedBuffer(prefix, c.content().retain());
-                c.release();
-                pipe.onInbound(ZmtpMessage.wrap(body));
-            } else {
-                c.release();
+            ZmtpMessage m = subscriptionMessage((ZmtpCommand) msg, acceptsSubscriptions);
+            if (m != null) {
+                pipe.onInbound(m);
             }
         } else {
             ReferenceCountUtil.release(msg);
         }
+    }
+
+    /**
+     * A SUBSCRIBE or CANCEL command as the {@code 0x01}/{@code 0x00}-prefixed message publishers read, if the socket
+     * wants subscriptions; otherwise null. Takes ownership of {@code c}.
+     */
+    static ZmtpMessage subscriptionMessage(ZmtpCommand c, boolean acceptsSubscriptions) {
+        boolean sub = c.is(ZmtpCommand.SUBSCRIBE);
+        if (!acceptsSubscriptions || !(sub || c.is(ZmtpCommand.CANCEL))) {
+            c.release();
+            return null;
+        }
+        ByteBuf prefix = Unpooled.wrappedBuffer(new byte[] {(byte) (sub ? 1 : 0)});
+        ByteBuf body = Unpooled.wrappedBuffer(prefix, c.content().retain());
+        c.release();
+        return ZmtpMessage.wrap(body);
+    }
+
+    /** Over inproc, this connection's end or the peer's (its hello brought it); null over tcp and ipc. */
+    private static InprocEnd inprocEnd(Channel ch, AttributeKey<Object> key) {
+        if (!ch.hasAttr(key)) {
+            return null;
+        }
+        Object end = ch.attr(key).get();
+        return end instanceof InprocEnd ? (InprocEnd) end : null;
     }
 
     @Override
@@ -101,9 +130,7 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (handshaken) {
-            pipe.emit(ZmtpSocketEvent.Type.DISCONNECTED, ctx.channel(), null);
-        }
+        // DISCONNECTED is reported by ConnectionMonitorHandler, for every connection.
         pipe.onInactive(ctx.channel());
         super.channelInactive(ctx);
     }

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmtpOverflowPolicy;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 
@@ -93,9 +94,11 @@ public final class PubSocket extends SocketBase {
     protected boolean xsend(ZmtpMessage msg) {
         processSubscriptions();
         ByteBuf first = msg.frame(0);
-        if (option(ZmtpSocketOption.XPUB_NODROP) && anyMatchingPipeFull(first)) {
+        ZmtpOverflowPolicy policy = overflowPolicy();
+        if ((policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL) && anyMatchingPipeFull(first)) {
             return false;
         }
+        distributor.replaceOldest(policy == ZmtpOverflowPolicy.DROP_OLDEST);
         distributor.send(msg, sink -> trie.match(first, sink));
         return true;
     }
@@ -136,12 +139,7 @@ public final class PubSocket extends SocketBase {
     }
 
     @Override
-    public long droppedCount() {
-        lock.lock();
-        try {
-            return distributor.dropped();
-        } finally {
-            lock.unlock();
-        }
+    protected ZmtpOverflowPolicy xdefaultOverflow() {
+        return option(ZmtpSocketOption.XPUB_NODROP) ? ZmtpOverflowPolicy.BLOCK : ZmtpOverflowPolicy.DROP_NEWEST;
     }
 }

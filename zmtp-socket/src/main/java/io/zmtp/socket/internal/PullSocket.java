@@ -40,4 +40,9 @@ public final class PullSocket extends SocketBase {
     protected boolean xhasOut() {
         return false;
     }
+
+    @Override
+    protected Pipe xlastPipe() {
+        return fq.lastPipe();
+    }
 }

@@ -34,7 +34,7 @@ public final class PushSocket extends SocketBase {
 
     @Override
     protected boolean xsend(ZmtpMessage msg) {
-        return lb.send(msg) != null;
+        return lb.send(msg) != null || overflow(msg, lb.victim());
     }
 
     @Override

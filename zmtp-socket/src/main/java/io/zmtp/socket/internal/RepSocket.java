@@ -102,8 +102,13 @@ public final class RepSocket extends SocketBase {
         Pipe p = replyTo;
         replyTo = null;
         sending = false;
-        if (p == null || p.isTerminated() || !p.offer(msg)) {
+        if (p == null || p.isTerminated()) {
             msg.release();
+            countUnroutableDrop();
+        } else if (!p.offer(msg)) {
+            // libzmq's REP drops a reply its peer has no room for; counted, as every drop is.
+            msg.release();
+            p.countDrop();
         }
         return true;
     }
@@ -130,5 +135,11 @@ public final class RepSocket extends SocketBase {
             request.release();
             request = null;
         }
+    }
+
+    @Override
+    protected Pipe xlastPipe() {
+        // Right after xrecv: the pipe the request came from, which the reply goes to.
+        return replyTo;
     }
 }

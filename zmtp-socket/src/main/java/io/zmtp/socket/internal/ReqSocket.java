@@ -95,6 +95,7 @@ public final class ReqSocket extends SocketBase {
         while ((m = current.poll()) != null) {
             if (m.size() >= 2 && !m.frame(0).isReadable()) {
                 m.removeFirst().release();
+                repliedBy = current;
                 return m;
             }
             m.release();
@@ -120,5 +121,15 @@ public final class ReqSocket extends SocketBase {
             reply.release();
             reply = null;
         }
+    }
+
+    // ---- peers
+
+    /** The pipe the last reply came from. */
+    private Pipe repliedBy;
+
+    @Override
+    protected Pipe xlastPipe() {
+        return repliedBy;
     }
 }

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmtpOverflowPolicy;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 
@@ -26,7 +27,6 @@ public final class RouterSocket extends SocketBase {
     private final FairQueue fq = new FairQueue();
     private final Map<ByteBuffer, Pipe> byId = new HashMap<>();
     private int nextId = ThreadLocalRandom.current().nextInt();
-    private long dropped;
 
     public RouterSocket(SocketContext context) {
         super(context, ZmtpSocketType.ROUTER);
@@ -108,18 +108,17 @@ public final class RouterSocket extends SocketBase {
                 throw new ZmtpSocketException.HostUnreachable("no peer with routing id "
                         + ByteBufUtil.hexDump(idFrame) + " (EHOSTUNREACH)");
             }
-            dropped++;
+            countUnroutableDrop();
             msg.release();
             return true;
         }
         if (!p.hasRoom()) {
-            if (mandatory) {
+            ZmtpOverflowPolicy policy = overflowPolicy();
+            if (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL) {
                 return false;
             }
-            dropped++;
-            p.countDrop();
-            msg.release();
-            return true;
+            msg.removeFirst().release();
+            return overflow(msg, p);
         }
         msg.removeFirst().release();
         p.offer(msg);
@@ -132,12 +131,12 @@ public final class RouterSocket extends SocketBase {
     }
 
     @Override
-    public long droppedCount() {
-        lock.lock();
-        try {
-            return dropped;
-        } finally {
-            lock.unlock();
-        }
+    protected Pipe xlastPipe() {
+        return fq.lastPipe();
+    }
+
+    @Override
+    protected ZmtpOverflowPolicy xdefaultOverflow() {
+        return option(ZmtpSocketOption.ROUTER_MANDATORY) ? ZmtpOverflowPolicy.BLOCK : ZmtpOverflowPolicy.DROP_NEWEST;
     }
 }

@@ -6,6 +6,8 @@ import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmtpOverflowPolicy;
+import io.zmtp.socket.ZmtpSocketEvent;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 
@@ -17,8 +19,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -56,7 +58,6 @@ public abstract class SocketBase implements PipeListener {
     private final SocketEndpoints endpoints = new SocketEndpoints(this);
     private final AsyncCalls async = new AsyncCalls(this);
     private final ConcurrentLinkedQueue<PipeEvent> events = new ConcurrentLinkedQueue<>();
-    private final CopyOnWriteArrayList<Consumer<ConnectionEvent>> monitors = new CopyOnWriteArrayList<>();
 
     // under the lock
     private final Set<Pipe> pipes = new LinkedHashSet<>();
@@ -203,22 +204,19 @@ public abstract class SocketBase implements PipeListener {
 
     @Override
     public void pipeEvent(ConnectionEvent event) {
-        for (Consumer<ConnectionEvent> m : monitors) {
-            try {
-                m.accept(event);
-            } catch (RuntimeException e) {
-                logger.warn("monitor of {} failed on {}", type, event, e);
-            }
-        }
+        monitor.report(event);
     }
 
-    /** Adds a listener for connection events; it runs on an I/O thread and must not block. */
+    /**
+     * Adds a listener for the socket's events; it runs on an I/O thread (or the thread in bind or close) and must
+     * not block. Events reach it one at a time, in order ({@link MonitorDispatcher}).
+     */
     public void addMonitor(Consumer<ConnectionEvent> monitor) {
-        monitors.add(monitor);
+        this.monitor.add(monitor);
     }
 
     public void removeMonitor(Consumer<ConnectionEvent> monitor) {
-        monitors.remove(monitor);
+        this.monitor.remove(monitor);
     }
 
     @Override
@@ -246,7 +244,7 @@ public abstract class SocketBase implements PipeListener {
                 }
                 xdisconnected(p);
                 if (!p.isConnecting() || options.value(ZmtpSocketOption.IMMEDIATE)) {
-                    if (p.hasInput()) {
+                    if (p.hasInputToDrain()) {
                         draining.add(p);
                     } else {
                         dropPipe(p);
@@ -257,7 +255,7 @@ public abstract class SocketBase implements PipeListener {
         if (!draining.isEmpty()) {
             for (Iterator<Pipe> it = draining.iterator(); it.hasNext(); ) {
                 Pipe p = it.next();
-                if (!p.hasInput() && !p.isActive()) {
+                if (!p.hasInputToDrain() && !p.isActive()) {
                     it.remove();
                     dropPipe(p);
                 }
@@ -326,6 +324,7 @@ public abstract class SocketBase implements PipeListener {
     protected boolean xhasIn() {
         if (prefetched == null) {
             prefetched = xrecv();
+            prefetchedFrom = prefetched == null ? null : xlastPipe();
         }
         return prefetched != null;
     }
@@ -341,9 +340,9 @@ public abstract class SocketBase implements PipeListener {
     protected void xclose() {
     }
 
-    /** Messages dropped so far (PUB/XPUB/XSUB at HWM, unroutable ROUTER messages). */
+    /** Messages dropped so far: at HWM, unroutable, cleared, or discarded with a lost peer. */
     public long droppedCount() {
-        return 0;
+        return drops.get();
     }
 
     // ---------------------------------------------------------------- send / receive
@@ -388,6 +387,9 @@ public abstract class SocketBase implements PipeListener {
                 }
                 if (timeoutNanos == 0) {
                     return false;
+                }
+                if (overflowPolicy() == ZmtpOverflowPolicy.FAIL) {
+                    throw queueFull();
                 }
                 if (!waited) {
                     deadline = deadline(timeoutNanos);
@@ -475,9 +477,14 @@ public abstract class SocketBase implements PipeListener {
         ZmtpMessage m = prefetched;
         if (m != null) {
             prefetched = null;
+            lastReceivedFrom = prefetchedFrom;
             return m;
         }
-        return xrecv();
+        m = xrecv();
+        if (m != null) {
+            lastReceivedFrom = xlastPipe();
+        }
+        return m;
     }
 
     private void await(long seq, long deadline) {
@@ -592,6 +599,317 @@ public abstract class SocketBase implements PipeListener {
         endpoints.clear();
         async.close();
         context.unregister(this);
+        awaitConnectionEvents(all);
+        dropReporter.flush();
+        monitor.report(ConnectionEvent.ofEndpoint(ZmtpSocketEvent.Type.MONITOR_STOPPED, null, null, null, null, 0));
+    }
+
+    // ---------------------------------------------------------------- peers, queues, drops, events
+
+    private final MonitorDispatcher monitor = new MonitorDispatcher();
+    private final AtomicLong drops = new AtomicLong();
+    private final DropReporter dropReporter = new DropReporter(this);
+    /** Under the lock: where the message a poll took ahead came from. */
+    private Pipe prefetchedFrom;
+    /**
+     * Where the last received message came from. Written under the lock, read without it by the thread that
+     * received (or one the receive's completion happened before): a plain field, one store per receive.
+     */
+    private Pipe lastReceivedFrom;
+
+    /** The pipe the message {@link #xrecv()} just returned came from, or null if it came from none. Lock held. */
+    protected Pipe xlastPipe() {
+        return null;
+    }
+
+    /** Reports an event to the monitors, in order with every other (any thread, never blocks). */
+    void report(ConnectionEvent event) {
+        monitor.report(event);
+    }
+
+    boolean hasMonitors() {
+        return monitor.hasMonitors();
+    }
+
+    /** {@code n} messages were dropped (any thread): counted, and reported to monitors once per burst. */
+    void messagesDropped(int n) {
+        drops.addAndGet(n);
+        if (monitor.hasMonitors()) {
+            dropReporter.add(n);
+        }
+    }
+
+    /** A message that had no peer to go to was dropped. */
+    protected final void countUnroutableDrop() {
+        messagesDropped(1);
+    }
+
+    /** The peer the last message received on this socket came from (see {@link #lastReceivedFrom}), or null. */
+    public Peer lastPeer() {
+        Pipe p = lastReceivedFrom;
+        return p == null ? null : p.peer();
+    }
+
+    /** Every pipe that is a peer now: connecting ones, and accepted ones whose handshake completed. Lock held. */
+    private List<Pipe> livePipes() {
+        Set<Pipe> all = new LinkedHashSet<>(pipes);
+        all.addAll(draining);
+        endpoints.collectPipes(all);
+        List<Pipe> live = new ArrayList<>(all.size());
+        for (Pipe p : all) {
+            if (!p.isTerminated() && (p.isConnecting() || p.hasHandshaken())) {
+                live.add(p);
+            }
+        }
+        return live;
+    }
+
+    /** The overflow policy in force: the OVERFLOW option, or the type's default. */
+    protected final ZmtpOverflowPolicy overflowPolicy() {
+        ZmtpOverflowPolicy p = option(ZmtpSocketOption.OVERFLOW);
+        return p == ZmtpOverflowPolicy.DEFAULT ? xdefaultOverflow() : p;
+    }
+
+    /** libzmq's behaviour at HWM for this type. */
+    protected ZmtpOverflowPolicy xdefaultOverflow() {
+        return ZmtpOverflowPolicy.BLOCK;
+    }
+
+    ZmtpSocketException.QueueFull queueFull() {
+        return new ZmtpSocketException.QueueFull(type + ": no peer can take the message now (at SNDHWM, or none)");
+    }
+
+    /**
+     * No peer had room for {@code msg}: applies the overflow policy. {@code victim} is the peer the message would
+     * have gone to (null if none). Returns true if the message was disposed of (dropped, or queued in place of the
+     * victim's oldest), the socket then owning it; false to wait or fail, the caller keeping it. Lock held.
+     */
+    protected final boolean overflow(ZmtpMessage msg, Pipe victim) {
+        ZmtpOverflowPolicy policy = overflowPolicy();
+        if (policy == ZmtpOverflowPolicy.DROP_OLDEST && victim != null && victim.offerReplacingOldest(msg)) {
+            return true;
+        }
+        if (policy == ZmtpOverflowPolicy.DROP_OLDEST || policy == ZmtpOverflowPolicy.DROP_NEWEST) {
+            if (victim != null) {
+                victim.countDrop();
+            } else {
+                countUnroutableDrop();
+            }
+            msg.release();
+            return true;
+        }
+        return false;
+    }
+
+    /** Under the lock, during a tracked send only: what its queued copies report to. */
+    DeliveryTracker tracker;
+
+    /**
+     * Sends as {@link #send} does with no timeout, and returns a stage completing when the message was written to
+     * the OS (every copy, for PUB), or failing when it never will be. What fails the send itself (closed, QueueFull,
+     * HostUnreachable, a wrong state) fails the stage instead of throwing. Takes ownership of {@code msg}.
+     */
+    public CompletionStage<Void> sendTracked(ZmtpMessage msg) {
+        DeliveryTracker t = new DeliveryTracker();
+        boolean owned = true;
+        try {
+            checkSendable(msg);
+            for (;;) {
+                long seq = signal.sequence();
+                lock.lock();
+                try {
+                    checkOpen();
+                    processEvents();
+                    boolean sent;
+                    tracker = t;
+                    try {
+                        sent = xsend(msg);
+                    } finally {
+                        tracker = null;
+                    }
+                    if (sent) {
+                        owned = false;
+                        t.seal();
+                        return t.future;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                if (overflowPolicy() == ZmtpOverflowPolicy.FAIL) {
+                    throw queueFull();
+                }
+                await(seq, Long.MAX_VALUE);
+            }
+        } catch (ZmtpSocketException | IllegalArgumentException e) {
+            t.failed(e);
+            return t.future;
+        } finally {
+            if (owned) {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+    }
+
+    private final AtomicLong retiredSent = new AtomicLong();
+    private final AtomicLong retiredReceived = new AtomicLong();
+
+    void retire(long sent, long received) {
+        retiredSent.addAndGet(sent);
+        retiredReceived.addAndGet(received);
+    }
+
+    /** Messages written to all connections, ever (peers gone included). */
+    public long sentCount() {
+        return retiredSent.get() + sumOverPeers(Pipe::sentCount);
+    }
+
+    /** Messages received from all connections, ever (peers gone included). */
+    public long receivedCount() {
+        return retiredReceived.get() + sumOverPeers(Pipe::receivedCount);
+    }
+
+    /**
+     * Before MONITOR_STOPPED, the last event: waits (briefly) for the connections close closed to be closed, then
+     * for one task on each of their event loops, which runs after the close's listeners (DISCONNECTED) have been.
+     * Only when someone monitors; never on an I/O thread, which would wait for itself.
+     */
+    private void awaitConnectionEvents(List<Pipe> all) {
+        if (!monitor.hasMonitors()) {
+            return;
+        }
+        Set<io.netty.channel.EventLoop> loops = new LinkedHashSet<>();
+        for (Pipe p : all) {
+            io.netty.channel.Channel ch = p.channel();
+            if (ch == null || ch.eventLoop().inEventLoop()) {
+                continue;
+            }
+            ch.closeFuture().awaitUninterruptibly(CLOSE_EVENTS_WAIT_MILLIS);
+            loops.add(ch.eventLoop());
+        }
+        for (io.netty.channel.EventLoop loop : loops) {
+            try {
+                loop.submit(() -> { }).awaitUninterruptibly(CLOSE_EVENTS_WAIT_MILLIS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // The loop is gone, and with it anything it had to report.
+            }
+        }
+    }
+
+    private static final long CLOSE_EVENTS_WAIT_MILLIS = 2000;
+
+    /** STREAM: connections carry raw bytes, with no ZMTP handshake or framing. */
+    boolean xrawStream() {
+        return false;
+    }
+
+    /** Whether {@code peer} is one of this socket's. */
+    public boolean owns(Peer peer) {
+        return peer.pipe().socket() == this;
+    }
+
+    /** A snapshot of the socket's peers. */
+    public List<Peer> peers() {
+        lock.lock();
+        try {
+            if (closed) {
+                return List.of();
+            }
+            processEvents();
+            List<Peer> peers = new ArrayList<>();
+            for (Pipe p : livePipes()) {
+                peers.add(p.peer());
+            }
+            return peers;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sums {@code f} over the live pipes, under the lock. */
+    public long sumOverPeers(java.util.function.ToLongFunction<Pipe> f) {
+        lock.lock();
+        try {
+            if (closed) {
+                return 0;
+            }
+            processEvents();
+            long n = 0;
+            for (Pipe p : livePipes()) {
+                n += f.applyAsLong(p);
+            }
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether any live pipe satisfies {@code test}. */
+    public boolean anyPeer(java.util.function.Predicate<Pipe> test) {
+        return sumOverPeers(p -> test.test(p) ? 1 : 0) > 0;
+    }
+
+    /** Releases what is queued for {@code pipe}; returns how many messages (counted as drops). */
+    int clearOutgoing(Pipe pipe) {
+        int n;
+        lock.lock();
+        try {
+            checkOpen();
+            long before = pipe.droppedCount();
+            pipe.discardOutput();
+            n = (int) (pipe.droppedCount() - before);
+        } finally {
+            lock.unlock();
+        }
+        // Room freed: senders waiting for it try again.
+        signal.signal();
+        return n;
+    }
+
+    /** Releases what is queued for every peer; returns how many messages. */
+    public int clearOutgoing() {
+        int n = 0;
+        lock.lock();
+        try {
+            checkOpen();
+            processEvents();
+            for (Pipe p : livePipes()) {
+                long before = p.droppedCount();
+                p.discardOutput();
+                n += (int) (p.droppedCount() - before);
+            }
+        } finally {
+            lock.unlock();
+        }
+        signal.signal();
+        return n;
+    }
+
+    /**
+     * Disconnects one peer: an accepted one's connection is closed and its pipe dropped; a connecting one stops
+     * being reconnected. What is queued for it is released and counted as dropped.
+     */
+    void disconnectPeer(Pipe p) {
+        lock.lock();
+        try {
+            if (closed || p.isTerminated()) {
+                return;
+            }
+            if (p.isConnecting()) {
+                endpoints.disconnect(p);
+            }
+            processEvents();
+            if (pipes.contains(p) || draining.contains(p)) {
+                if (p.isActive()) {
+                    xdisconnected(p);
+                }
+                dropPipe(p);
+            }
+            p.discardOutput();
+            p.terminate();
+        } finally {
+            lock.unlock();
+        }
+        signal.signal();
     }
 
     @Override

@@ -4,9 +4,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.zmtp.codec.ZmtpConfig;
+import io.zmtp.socket.ZmtpSocketEvent;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.transport.Endpoint;
+import io.zmtp.socket.transport.InprocTransport;
 import io.zmtp.socket.transport.Transport;
 
 import java.io.UncheckedIOException;
@@ -56,13 +58,21 @@ final class SocketEndpoints {
     }
 
     private void initPipeline(Channel ch, Transport transport, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
-        ch.pipeline().addLast("zmtp-handshake", transport.handshakeHandler(config));
+        if (transport instanceof InprocTransport) {
+            // Before the handlers, whose hello goes out at once: the peer joins its queue to this pipe on reading it.
+            pipe.readRules(socket.readsMessages(), socket.acceptsSubscriptions());
+            ch.attr(InprocTransport.LOCAL_END).set(new InprocEnd(pipe, ch));
+        }
+        ch.pipeline().addLast(ConnectionMonitorHandler.NAME, new ConnectionMonitorHandler(pipe));
+        ch.pipeline().addLast("zmtp-handshake",
+                socket.xrawStream() ? new StreamConnectionHandler() : transport.handshakeHandler(config));
         ch.pipeline().addLast("zmtp-socket",
                 new PipeHandler(pipe, socket.readsMessages(), socket.acceptsSubscriptions(), onHandshake));
     }
 
     String bind(String endpoint, SocketOptions options) {
         Endpoint ep = parse(endpoint);
+        checkRawStream(ep);
         Transport transport = socket.context.transport(ep.scheme());
         ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
         int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
@@ -88,16 +98,19 @@ final class SocketEndpoints {
             });
         } catch (IllegalArgumentException | UncheckedIOException e) {
             // The transport's checks before any channel exists: a malformed address, or (ipc) a path in use.
+            reportBindFailed(endpoint, e);
             throw new ZmtpSocketException.EndpointFailed("bind " + endpoint + " failed: " + e.getMessage(), e);
         }
         f.awaitUninterruptibly();
         if (!f.isSuccess()) {
+            reportBindFailed(endpoint, f.cause());
             throw new ZmtpSocketException.EndpointFailed("bind " + endpoint + " failed: " + f.cause(), f.cause());
         }
         String real = transport.boundEndpoint(ep, f.channel());
         l.serverChannel = f.channel();
         l.endpoint = real;
         listeners.put(real, l);
+        reportListening(real, f.channel());
         return real;
     }
 
@@ -128,6 +141,7 @@ final class SocketEndpoints {
         for (Listener l : named) {
             listeners.remove(l.endpoint, l);
             l.serverChannel.close().awaitUninterruptibly();
+            reportClosed(l.endpoint, l.serverChannel);
             for (Pipe p : l.accepted) {
                 Channel ch = p.channel();
                 if (ch != null) {
@@ -140,6 +154,7 @@ final class SocketEndpoints {
     /** Starts connecting to {@code endpoint}; returns the pipe that will carry the connection. */
     Pipe connect(String endpoint, SocketOptions options) {
         Endpoint ep = parse(endpoint);
+        checkRawStream(ep);
         Transport transport = socket.context.transport(ep.scheme());
         try {
             transport.checkConnectAddress(ep);
@@ -157,6 +172,7 @@ final class SocketEndpoints {
                     }
                 },
                 options.value(ZmtpSocketOption.RECONNECT_IVL), options.value(ZmtpSocketOption.RECONNECT_IVL_MAX));
+        c.events(connectorEvents(endpoint, pipe));
         connectors.computeIfAbsent(endpoint, k -> new ArrayList<>()).add(c);
         connectPipes.computeIfAbsent(endpoint, k -> new ArrayList<>()).add(pipe);
         c.start();
@@ -213,6 +229,9 @@ final class SocketEndpoints {
             if (!ch.eventLoop().inEventLoop()) {
                 ch.closeFuture().awaitUninterruptibly(LISTENER_CLOSE_WAIT_MILLIS);
             }
+            if (!ch.isOpen()) {
+                reportClosed(l.endpoint, ch);
+            }
         }
     }
 
@@ -230,6 +249,75 @@ final class SocketEndpoints {
     void clear() {
         listeners.clear();
         connectPipes.clear();
+    }
+
+    // ---- monitor events, one peer's disconnection
+
+    private void reportBindFailed(String endpoint, Throwable cause) {
+        socket.report(ConnectionEvent.ofEndpoint(ZmtpSocketEvent.Type.BIND_FAILED, endpoint, null, null, cause, 0));
+    }
+
+    /** LISTENING now, and CLOSED whenever the listener closes (unbind, close, or its loop going away). */
+    private void reportListening(String endpoint, Channel serverChannel) {
+        socket.report(ConnectionEvent.ofEndpoint(ZmtpSocketEvent.Type.LISTENING, endpoint,
+                serverChannel.localAddress(), null, null, 0));
+        serverChannel.closeFuture().addListener(x -> reportClosed(endpoint, serverChannel));
+    }
+
+    /** Listeners whose CLOSED was reported. */
+    private final Set<Channel> closedReported = ConcurrentHashMap.newKeySet();
+
+    /**
+     * CLOSED, once per listener: from unbind and close once the listener is closed (so it comes before what follows
+     * them, MONITOR_STOPPED included), or from its close future when something else closed it.
+     */
+    private void reportClosed(String endpoint, Channel serverChannel) {
+        if (closedReported.add(serverChannel)) {
+            socket.report(ConnectionEvent.ofEndpoint(ZmtpSocketEvent.Type.CLOSED, endpoint, null, null, null, 0));
+        }
+    }
+
+    private Connector.Events connectorEvents(String endpoint, Pipe pipe) {
+        return new Connector.Events() {
+            @Override
+            public void delayed() {
+                socket.report(ConnectionEvent.ofEndpoint(
+                        ZmtpSocketEvent.Type.CONNECT_DELAYED, endpoint, null, pipe, null, 0));
+            }
+
+            @Override
+            public void retried(long delayMillis) {
+                socket.report(ConnectionEvent.ofEndpoint(
+                        ZmtpSocketEvent.Type.CONNECT_RETRIED, endpoint, null, pipe, null, delayMillis));
+            }
+        };
+    }
+
+    /** STREAM carries bytes: inproc, which passes message objects, has none to carry. */
+    private void checkRawStream(Endpoint ep) {
+        if (socket.xrawStream() && "inproc".equals(ep.scheme())) {
+            throw new ZmtpSocketException.EndpointFailed("STREAM talks to raw tcp or ipc peers; inproc:// has no bytes");
+        }
+    }
+
+    /** Stops connecting for one pipe {@code connect} made (the others made for its endpoint stay). */
+    void disconnect(Pipe pipe) {
+        String endpoint = pipe.endpoint();
+        List<Pipe> ps = connectPipes.get(endpoint);
+        List<Connector> cs = connectors.get(endpoint);
+        if (ps == null || cs == null) {
+            return;
+        }
+        int i = ps.indexOf(pipe);
+        if (i < 0) {
+            return;
+        }
+        ps.remove(i);
+        cs.remove(i).stop();
+        if (ps.isEmpty()) {
+            connectPipes.remove(endpoint);
+            connectors.remove(endpoint);
+        }
     }
 
     private static Endpoint parse(String endpoint) {

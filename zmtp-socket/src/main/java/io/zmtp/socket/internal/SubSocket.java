@@ -7,6 +7,7 @@ import io.netty.channel.Channel;
 import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmtpOverflowPolicy;
 import io.zmtp.socket.ZmtpSocketException;
 
 import java.util.List;
@@ -54,7 +55,7 @@ public final class SubSocket extends SocketBase {
             return;
         }
         for (byte[] topic : topics) {
-            ch.write(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)), ch.voidPromise());
+            pipe.writeOnConnect(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)));
         }
         ch.flush();
     }
@@ -111,6 +112,7 @@ public final class SubSocket extends SocketBase {
             }
             return true;
         }
+        distributor.replaceOldest(overflowPolicy() == ZmtpOverflowPolicy.DROP_OLDEST);
         distributor.send(msg, sink -> pipes().forEach(sink));
         return true;
     }
@@ -140,5 +142,16 @@ public final class SubSocket extends SocketBase {
         } finally {
             lock.unlock();
         }
+    }
+
+    @Override
+    protected Pipe xlastPipe() {
+        return fq.lastPipe();
+    }
+
+    @Override
+    protected ZmtpOverflowPolicy xdefaultOverflow() {
+        // XSUB drops for a full publisher, as libzmq's does; its sends never wait.
+        return ZmtpOverflowPolicy.DROP_NEWEST;
     }
 }

@@ -1,10 +1,7 @@
 package io.zmtp.socket.transport;
 
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.ChannelPromise;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpHandshakeException;
@@ -15,93 +12,29 @@ import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 
-import java.util.concurrent.atomic.AtomicInteger;
-
 /**
- * An inproc connection's handler, where tcp has the ZMTP handshake and codec. Each side sends one {@link Hello}
- * (its metadata and its {@link Window}); on the peer's, the socket types are checked as the codec checks them and
- * the same {@link ZmtpHandshakeSuccessEvent} is fired (ZMTP 3.1, NULL), so the socket's handler can't tell inproc
- * from tcp. After that messages and commands pass through untouched.
- *
- * <p>It stays in the pipeline for flow control. A {@code LocalChannel} hands written messages to the peer's inbound
- * queue at once, whether or not the peer reads: with the peer's reading paused at its RCVHWM, nothing would ever
- * push back on the writer. So each direction has a window of {@link #WINDOW} messages written and not yet read by
- * the peer; a full window makes the writing channel unwritable (a user-defined writability bit), which stops the
- * pipe's drain just as a full socket buffer does over tcp, and the pipe then fills to SNDHWM.
+ * An inproc connection's handler, where tcp has the ZMTP handshake and codec. Each side sends one {@link Hello}: its
+ * metadata and its end (what the socket layer put in {@link InprocTransport#LOCAL_END}). On the peer's, the socket
+ * types are checked as the codec checks them, the peer's end is put in {@link InprocTransport#PEER_END}, and the same
+ * {@link ZmtpHandshakeSuccessEvent} is fired (ZMTP 3.1, NULL), so the socket's handler treats it as any connection's.
+ * Messages don't travel on the channel: the socket layer joins the two ends' queues. Anything written after the hello
+ * still passes through untouched.
  */
-final class InprocHandler extends ChannelDuplexHandler {
-    /** Messages in flight per direction; the part a socket buffer plays over tcp. */
-    static final int WINDOW = 1024;
-    private static final int WRITABILITY_BIT = 1;
-
+final class InprocHandler extends ChannelInboundHandlerAdapter {
     /** What one side tells the other instead of a greeting. */
     static final class Hello {
         final ZmtpMetadata metadata;
-        final Window window;
+        final Object end;
 
-        Hello(ZmtpMetadata metadata, Window window) {
+        Hello(ZmtpMetadata metadata, Object end) {
             this.metadata = metadata;
-            this.window = window;
-        }
-    }
-
-    /**
-     * Messages one side has written and the other hasn't read. The writer counts up on its loop; the reader counts
-     * down after each read, on its loop. Blocking and unblocking run on the writer's loop; each side re-checks the
-     * other's state after publishing its own (count, then flag; flag, then count), so an unblock is never lost.
-     * Unblocking is always a task of its own: done inline it would fire writability inside the pipe's drain (a
-     * nested drain would write out of order, or inside a flush, where Netty ignores the nested flush).
-     */
-    static final class Window {
-        private final Channel writer;
-        private final AtomicInteger inFlight = new AtomicInteger();
-        private volatile boolean blocked;
-        private final Runnable resume = this::maybeResume;
-
-        Window(Channel writer) {
-            this.writer = writer;
-        }
-
-        /** Writer's loop. */
-        void written() {
-            if (inFlight.incrementAndGet() >= WINDOW && !blocked) {
-                blocked = true;
-                setWritable(false);
-                if (inFlight.get() <= WINDOW / 2) {
-                    writer.eventLoop().execute(resume);
-                }
-            }
-        }
-
-        /** Reader's loop. */
-        void read(int n) {
-            if (inFlight.addAndGet(-n) <= WINDOW / 2 && blocked) {
-                writer.eventLoop().execute(resume);
-            }
-        }
-
-        private void maybeResume() {
-            if (blocked && inFlight.get() <= WINDOW / 2) {
-                blocked = false;
-                setWritable(true);
-            }
-        }
-
-        private void setWritable(boolean writable) {
-            ChannelOutboundBuffer out = writer.unsafe().outboundBuffer();
-            if (out != null) {
-                out.setUserDefinedWritability(WRITABILITY_BIT, writable);
-            }
+            this.end = end;
         }
     }
 
     private final ZmtpConfig config;
-    private Window out;
-    private Window peerWindow;
     private boolean helloSent;
     private boolean done;
-    /** Messages read since the last credit to the peer. */
-    private int unread;
 
     InprocHandler(ZmtpConfig config) {
         this.config = config;
@@ -109,7 +42,6 @@ final class InprocHandler extends ChannelDuplexHandler {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        out = new Window(ctx.channel());
         if (ctx.channel().isActive()) {
             sendHello(ctx);
         }
@@ -124,14 +56,15 @@ final class InprocHandler extends ChannelDuplexHandler {
     private void sendHello(ChannelHandlerContext ctx) {
         if (!helloSent) {
             helloSent = true;
-            ctx.writeAndFlush(new Hello(config.localMetadata(), out), ctx.voidPromise());
+            Object end = ctx.channel().hasAttr(InprocTransport.LOCAL_END)
+                    ? ctx.channel().attr(InprocTransport.LOCAL_END).get() : null;
+            ctx.writeAndFlush(new Hello(config.localMetadata(), end), ctx.voidPromise());
         }
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (done) {
-            unread++;
             ctx.fireChannelRead(msg);
             return;
         }
@@ -150,8 +83,10 @@ final class InprocHandler extends ChannelDuplexHandler {
                             + config.socketType()));
             return;
         }
-        peerWindow = hello.window;
         done = true;
+        if (hello.end != null) {
+            ctx.channel().attr(InprocTransport.PEER_END).set(hello.end);
+        }
         ctx.fireUserEventTriggered(new ZmtpHandshakeSuccessEvent(ZmtpVersion.ZMTP_31, "NULL", hello.metadata,
                 ctx.channel().remoteAddress()));
     }
@@ -159,23 +94,5 @@ final class InprocHandler extends ChannelDuplexHandler {
     private void fail(ChannelHandlerContext ctx, ZmtpHandshakeException cause) {
         ctx.fireUserEventTriggered(new ZmtpHandshakeFailureEvent(cause, ctx.channel().remoteAddress()));
         ctx.close();
-    }
-
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (unread > 0) {
-            // Credited once per read, not per message: with both ends on one loop this is every flush of the peer.
-            peerWindow.read(unread);
-            unread = 0;
-        }
-        ctx.fireChannelReadComplete();
-    }
-
-    @Override
-    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        ctx.write(msg, promise);
-        if (!(msg instanceof Hello)) {
-            out.written();
-        }
     }
 }

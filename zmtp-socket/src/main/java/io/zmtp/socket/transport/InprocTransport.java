@@ -2,27 +2,21 @@ package io.zmtp.socket.transport;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufHolder;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoEventLoop;
-import io.netty.channel.MessageSizeEstimator;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
-import io.netty.channel.local.LocalIoHandle;
 import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpMessage;
 
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
@@ -33,47 +27,38 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code inproc://name}: sockets of one context, connected by Netty {@code LocalChannel}s whose pipelines carry
- * {@link ZmtpMessage} and {@code ZmtpCommand} objects as they are. No ZMTP encoding and no copy: a message written
- * by one socket is the object the other receives. {@link InprocHandler} replaces the ZMTP handshake and bounds the
- * messages in flight, so HWMs and back-pressure behave as over tcp.
+ * {@code inproc://name}: sockets of one context. A connection is a pair of Netty {@code LocalChannel}s, but they are
+ * its control plane only: connect before bind, the hello that replaces the ZMTP handshake ({@link InprocHandler}),
+ * CONNECTED/DISCONNECTED and monitor events, close. Messages don't travel on them: once both hellos are done, the
+ * socket layer joins each side's outbound queue to the other side's pipe (libzmq's pipe pairs), so a message sent by
+ * one socket is the object the other receives, with no thread in between, no encoding and no copy. HWMs and
+ * back-pressure behave as over tcp (the limit per direction is the sender's SNDHWM plus the receiver's RCVHWM).
  *
  * <p>Names belong to the context: Netty's registry of local addresses is JVM-wide, so each context prefixes its
  * names with an id of its own. A connection to a name nobody has bound yet waits, registered, for the bind, and
  * connects the moment it happens (the connector's RECONNECT_IVL only comes in after a failure or a lost
  * connection).
  *
- * <p>Netty's NIO and epoll loops can't register a {@code LocalChannel} (their {@code IoHandler}s take only their own
- * handles), so unless the context's loops can, inproc gets one thread of its own, started on first use and stopped
- * by {@link #close}.
+ * <p>Every inproc channel of a context is on one thread of its own ({@code zmq-inproc}, started on first use and
+ * stopped by {@link #close}; Netty's NIO and epoll loops can't register a {@code LocalChannel} anyway). The socket
+ * layer relies on it: the two ends of a connection meet there, one after the other, and the second joins both
+ * pipes. Only connecting, the hellos and closing run on it; messages never do.
  */
 public final class InprocTransport implements Transport {
     private static final AtomicLong CONTEXTS = new AtomicLong();
 
     /**
-     * Counts a message's content as its size in the outbound buffer: Netty's default estimator counts 0 for objects
-     * that aren't buffers, so a channel's write-buffer water marks would bound nothing.
+     * Set by the socket layer on each inproc channel before its handlers are added: what this end offers the peer
+     * (its pipe), sent in the hello. Not for applications.
      */
-    static final MessageSizeEstimator SIZES = () -> msg -> {
-        if (msg instanceof ZmtpMessage) {
-            ZmtpMessage m = (ZmtpMessage) msg;
-            return m.isAccessible() ? (int) Math.min(Integer.MAX_VALUE, m.contentLength()) : 0;
-        }
-        if (msg instanceof ByteBufHolder) {
-            return ((ByteBufHolder) msg).content().readableBytes();
-        }
-        if (msg instanceof ByteBuf) {
-            return ((ByteBuf) msg).readableBytes();
-        }
-        return 0;
-    };
+    public static final AttributeKey<Object> LOCAL_END = AttributeKey.valueOf(InprocTransport.class, "localEnd");
+    /** Set from the peer's hello before the handshake event fires: the peer's {@link #LOCAL_END}. */
+    public static final AttributeKey<Object> PEER_END = AttributeKey.valueOf(InprocTransport.class, "peerEnd");
 
-    private final EventLoopGroup contextGroup;
     private final String prefix = "zmtp-inproc-" + CONTEXTS.incrementAndGet() + "/";
     private final Object lock = new Object();
     // under lock
     private EventLoopGroup group;
-    private boolean ownGroup;
     private boolean closed;
     /** Names bound or being bound; the value is null while the bind is under way. */
     private final Map<String, Channel> bound = new HashMap<>();
@@ -90,9 +75,7 @@ public final class InprocTransport implements Transport {
         }
     }
 
-    /** @param contextGroup the context's loops, used for inproc too if they can register local channels */
-    public InprocTransport(EventLoopGroup contextGroup) {
-        this.contextGroup = contextGroup;
+    public InprocTransport() {
     }
 
     @Override
@@ -106,14 +89,9 @@ public final class InprocTransport implements Transport {
                 throw new IllegalStateException("inproc transport is closed");
             }
             if (group == null) {
-                EventLoop l = contextGroup.next();
-                if (l instanceof IoEventLoop && ((IoEventLoop) l).isCompatible(LocalIoHandle.class)) {
-                    group = contextGroup;
-                } else {
-                    group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("zmq-inproc", true),
-                            LocalIoHandler.newFactory());
-                    ownGroup = true;
-                }
+                // One thread: the socket layer's join of a connection's two ends relies on it (see the class comment).
+                group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("zmq-inproc", true),
+                        LocalIoHandler.newFactory());
             }
             return group;
         }
@@ -158,7 +136,6 @@ public final class InprocTransport implements Transport {
         ChannelFuture f = new ServerBootstrap()
                 .group(g)
                 .channel(LocalServerChannel.class)
-                .childOption(ChannelOption.MESSAGE_SIZE_ESTIMATOR, SIZES)
                 .childHandler(childInitializer)
                 .bind(address(name));
         f.addListener(done -> {
@@ -211,7 +188,6 @@ public final class InprocTransport implements Transport {
         ChannelFuture registered = new Bootstrap()
                 .group(loop)
                 .channel(LocalChannel.class)
-                .option(ChannelOption.MESSAGE_SIZE_ESTIMATOR, SIZES)
                 .handler(initializer)
                 .register();
         Channel ch = registered.channel();
@@ -269,12 +245,12 @@ public final class InprocTransport implements Transport {
         return false;
     }
 
-    /** Stops inproc's own thread, if it started one; the context's sockets are closed by then. */
+    /** Stops inproc's thread, if it started; the context's sockets are closed by then. */
     public void close() {
         EventLoopGroup g;
         synchronized (lock) {
             closed = true;
-            g = ownGroup ? group : null;
+            g = group;
         }
         if (g != null) {
             g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);

@@ -13,8 +13,8 @@ import io.zmtp.codec.ZmtpHandshakeHandler;
  * Builds channels for one endpoint scheme. Transports differ only in channel class and address; the pipeline
  * ({@code ZmtpHandshakeHandler} then the socket's handler) is the same and comes in as an initializer: tcp
  * ({@link TcpTransport}) and ipc ({@link IpcTransport}, Unix domain sockets), except that inproc
- * ({@link InprocTransport}, Netty {@code LocalChannel}) passes message objects and replaces the handshake
- * ({@link #handshakeHandler}).
+ * ({@link InprocTransport}, Netty {@code LocalChannel}) carries no messages (the socket layer joins the two ends'
+ * queues) and replaces the handshake ({@link #handshakeHandler}).
  */
 public interface Transport {
     /** The endpoint scheme, e.g. {@code tcp}. */

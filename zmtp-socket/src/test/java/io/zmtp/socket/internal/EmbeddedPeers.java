@@ -5,6 +5,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpMessageBatch;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
@@ -114,8 +115,7 @@ final class EmbeddedPeers implements AutoCloseable {
         List<String> sent() {
             channel.runPendingTasks();
             List<String> out = new ArrayList<>();
-            Object o;
-            while ((o = channel.readOutbound()) != null) {
+            for (Object o : readOutbound(channel)) {
                 if (o instanceof ZmtpCommand) {
                     ZmtpCommand c = (ZmtpCommand) o;
                     out.add(c.name() + ":" + c.content().toString(StandardCharsets.ISO_8859_1));
@@ -138,5 +138,23 @@ final class EmbeddedPeers implements AutoCloseable {
         boolean isOpen() {
             return channel.isOpen();
         }
+    }
+
+    /** What a pipe wrote to {@code channel}, with its message batches taken apart into their messages (owned). */
+    static List<Object> readOutbound(EmbeddedChannel channel) {
+        List<Object> out = new ArrayList<>();
+        Object o;
+        while ((o = channel.readOutbound()) != null) {
+            if (o instanceof ZmtpMessageBatch) {
+                ZmtpMessageBatch batch = (ZmtpMessageBatch) o;
+                for (int i = 0; i < batch.size(); i++) {
+                    out.add(batch.take(i));
+                }
+                batch.release();
+            } else {
+                out.add(o);
+            }
+        }
+        return out;
     }
 }

@@ -42,8 +42,7 @@ class RoutingTest {
         p.onHandshake(ch, new ZmtpHandshakeSuccessEvent(ZmtpVersion.ZMTP_31, "NULL", ZmtpMetadata.EMPTY, null));
         ch.runPendingTasks();
         List<String> out = new ArrayList<>();
-        Object o;
-        while ((o = ch.readOutbound()) != null) {
+        for (Object o : EmbeddedPeers.readOutbound(ch)) {
             ZmtpMessage m = (ZmtpMessage) o;
             StringBuilder sb = new StringBuilder();
             for (int i = 0; i < m.size(); i++) {

@@ -11,13 +11,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -66,13 +69,16 @@ public final class CatCommand implements Callable<Integer> {
     @Mixin
     SecurityOptions security;
 
+    InputStream stdin = System.in;
+    PrintStream stdout = System.out;
+
     @Override
     public Integer call() throws Exception {
         if (binds.isEmpty() && connects.isEmpty()) {
             System.err.println("zmtp cat: give at least one --bind or --connect");
             return 2;
         }
-        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        PrintStream out = new PrintStream(stdout, true, StandardCharsets.UTF_8);
         try (ZmtpContext context = new ZmtpContext(); ZmtpSocket socket = context.socket(type)) {
             try {
                 configure(socket);
@@ -127,9 +133,12 @@ public final class CatCommand implements Callable<Integer> {
         // the next line.
         Semaphore turn = new Semaphore(type == ZmtpSocketType.REP ? 0 : 1);
         boolean lockStep = type == ZmtpSocketType.REQ || type == ZmtpSocketType.REP;
+        // true for each line sent, false when stdin ends: a REQ may receive only once its request is out, and a REP
+        // given a count exits once it has answered the last request.
+        BlockingQueue<Boolean> sent = lockStep ? new LinkedBlockingQueue<>() : null;
         Thread sender = null;
         if (sends) {
-            sender = new Thread(() -> pumpStdin(socket, lockStep ? turn : null), "zmtp-cat-stdin");
+            sender = new Thread(() -> pumpStdin(socket, lockStep ? turn : null, sent), "zmtp-cat-stdin");
             sender.setDaemon(true);
             sender.start();
         }
@@ -140,6 +149,9 @@ public final class CatCommand implements Callable<Integer> {
         long received = 0;
         Duration wait = timeoutSeconds > 0 ? Duration.ofMillis((long) (timeoutSeconds * 1000)) : null;
         while (count < 0 || received < count) {
+            if (type == ZmtpSocketType.REQ && !sent.take()) {
+                return 0;
+            }
             ZmtpMessage message = wait == null ? socket.receive() : socket.receive(wait);
             if (message == null) {
                 System.err.println("zmtp cat: nothing received for " + timeoutSeconds + " s");
@@ -155,11 +167,16 @@ public final class CatCommand implements Callable<Integer> {
                 turn.release();
             }
         }
+        if (type == ZmtpSocketType.REP) {
+            for (long answered = 0; answered < received && sent.take(); answered++) {
+                // until the last request is answered, or stdin ends
+            }
+        }
         return 0;
     }
 
-    private void pumpStdin(ZmtpSocket socket, Semaphore turn) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+    private void pumpStdin(ZmtpSocket socket, Semaphore turn, BlockingQueue<Boolean> sent) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8))) {
             String line;
             while (true) {
                 if (turn != null) {
@@ -169,11 +186,18 @@ public final class CatCommand implements Callable<Integer> {
                     return;
                 }
                 socket.send(FrameText.parse(line, delimiter));
+                if (sent != null) {
+                    sent.add(Boolean.TRUE);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (java.io.IOException | RuntimeException e) {
             System.err.println("zmtp cat: " + e.getMessage());
+        } finally {
+            if (sent != null) {
+                sent.add(Boolean.FALSE);
+            }
         }
     }
 

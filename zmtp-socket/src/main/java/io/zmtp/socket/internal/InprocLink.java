@@ -1,0 +1,375 @@
+package io.zmtp.socket.internal;
+
+import io.netty.channel.Channel;
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.socket.ZmtpSocketEvent;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One direction of one inproc connection: the writing pipe's outbound queue, read by the reading pipe (of the other
+ * socket) as its inbound, as libzmq's pipe pairs share a ypipe per direction. No thread and no channel in between:
+ * the writer offers under its socket's lock, the reader polls under its own, claiming the queue's consumer side once
+ * per batch of up to 64 messages. The connection's {@code LocalChannel}s carry only the hello and the close.
+ *
+ * <h2>Life</h2>
+ * The two ends of a connection meet on the inproc thread (all of a context's inproc channels are on that one
+ * thread): the first whose hello exchange is done waits, the second {@link #join}s both. The join makes the pipes
+ * active, each telling its socket (CONNECTED; a PAIR may refuse, and then nothing is joined), puts each side's
+ * subscriptions (a SUB's set) straight into the other's inbound queue, and {@link #open}s the two links: each
+ * reader's {@code inLink} points at the other's queue. Until the join neither pipe is active, so nothing is sent
+ * on a connection before both sockets have it. The queue belongs to the writer throughout: it outlives the link, a
+ * connecting pipe's queue carrying what it holds over to the next connection, as over tcp.
+ *
+ * <p>The link ends ({@link #detach}) when the writer's channel goes inactive or the writer's pipe terminates. What the
+ * writer had queued by then (up to {@code end}, its count of messages queued) is the reader's, as what a tcp
+ * connection has delivered is, and as libzmq's inproc pipes keep a writer's messages for its reader after the writer
+ * closes: whoever next holds the queue's consumer side moves them into the reader's inbound queue
+ * ({@link #transfer}), where the reader drains them like any other. A reader that terminated gets nothing: the
+ * messages stay the writer's (the next connection's, or discarded when the writer terminates). So every message is
+ * taken by one reader, or released by the writer's {@code discardOutput}, or by the reader's terminate, whichever
+ * side goes first.
+ *
+ * <h2>Threads and wake-ups</h2>
+ * <ul>
+ *   <li>The queue's producer is the writer's lock holder; its consumer, one at a time through
+ *       {@code tryClaim}/{@code unclaim}, is the reader's lock holder ({@link #take}), or a thread running a transfer
+ *       or a discard ({@code Pipe.serviceOutput}). Each claim holder, after letting go, runs whatever transfer or
+ *       discard was asked for while it held the queue (request, then try to claim; let go, then look for requests:
+ *       volatile on both sides, so one of the two runs it).</li>
+ *   <li>The reader is woken only when it may be waiting: a reader that finds the queue empty sets
+ *       {@code readerIdle} and looks again; a writer that has queued a message reads {@code readerIdle} and, if set,
+ *       clears it and signals the reader's socket. Both are volatile (the queue publishes with a volatile store and
+ *       reads with a volatile load), so either the reader's second look sees the message or the writer sees the
+ *       flag: no message without a wake-up, and no atomic read-modify-write per message.</li>
+ *   <li>The writer is woken only when it found no room: it sets {@code writerBlocked}, fences, and checks for room
+ *       again; the reader, after publishing what it took, fences and reads the flag. The room is the writer's SNDHWM
+ *       plus the reader's RCVHWM (libzmq's rule; either at 0: no limit).</li>
+ *   <li>A signal goes to a socket's {@link Signal}, whose listeners (poller, asynchronous calls) must not block or
+ *       take locks, so signalling a peer socket while holding one's own lock is safe.</li>
+ * </ul>
+ */
+final class InprocLink {
+    private static final int LIVE = 0;
+    /** Ended; what was sent before the end is still to be handed to the reader. */
+    private static final int ENDED = 1;
+    /** Ended and handed over (or nothing to hand over). */
+    private static final int DONE = 2;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(InprocLink.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Pipe writer;
+    final Pipe reader;
+    final SpscChunkedQueue<Object> queue;
+    /** The writer's channel: identifies the connection (subscription changes meant for it, its end). */
+    final Channel writerChannel;
+    /** Messages the queue may hold while the link is live; 0 for no limit. */
+    final int limit;
+
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state = LIVE;
+    /** The writer's count of messages queued when the link ended: those before it are the reader's. */
+    private volatile long end = Long.MAX_VALUE;
+    /** Set when the reader may read (the join is complete). */
+    private volatile boolean opened;
+    volatile boolean readerIdle;
+    volatile boolean writerBlocked;
+
+    /** The reader, under its lock: what one take polls, before conversion. */
+    private Object[] scratch;
+    /** The inproc thread, until open(): subscriptions for the reader, ahead of anything queued. */
+    private InboundBatch staged;
+
+    private InprocLink(Pipe writer, Pipe reader, Channel writerChannel) {
+        this.writer = writer;
+        this.reader = reader;
+        this.queue = writer.outQueue();
+        this.writerChannel = writerChannel;
+        int sndHwm = writer.sndHwm();
+        int rcvHwm = reader.rcvHwm();
+        this.limit = sndHwm <= 0 || rcvHwm <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, (long) sndHwm + rcvHwm);
+    }
+
+    /**
+     * Joins the two ends of a connection, both handshakes done (the inproc thread): makes both pipes active, each
+     * writing into a queue the other reads. If either socket refuses the connection, or either end is gone, nothing is
+     * joined and the connection is closed.
+     */
+    static void join(InprocEnd a, InprocEnd b) {
+        Pipe pa = a.pipe;
+        Pipe pb = b.pipe;
+        if (!a.channel.isActive() || !b.channel.isActive() || pa.isTerminated() || pb.isTerminated()) {
+            a.channel.close();
+            b.channel.close();
+            return;
+        }
+        InprocLink ab = new InprocLink(pa, pb, a.channel);
+        InprocLink ba = new InprocLink(pb, pa, b.channel);
+        if (!pa.activateJoined(a.channel, a.arrived, ab)) {
+            ab.abandon();
+            ba.abandon();
+            a.channel.close();
+            return;
+        }
+        if (!pb.activateJoined(b.channel, b.arrived, ba)) {
+            ab.abandon();
+            ba.abandon();
+            b.channel.close();
+            return;
+        }
+        pa.writeSubscriptions();
+        pb.writeSubscriptions();
+        ab.open();
+        ba.open();
+        a.joined = true;
+        b.joined = true;
+        pa.signalActivity();
+        pb.signalActivity();
+        pa.emit(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED, a.channel, null);
+        pb.emit(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED, b.channel, null);
+    }
+
+    boolean isLive() {
+        return state == LIVE;
+    }
+
+    // ---------------------------------------------------------------- the inproc thread, while joining
+
+    boolean isOpen() {
+        return opened;
+    }
+
+    /** Before {@link #open}: hands {@code msg} (a subscription) to the reader ahead of anything in the queue. */
+    void stage(Object msg) {
+        ZmtpMessage m = reader.admit(this, msg);
+        if (m == null) {
+            return;
+        }
+        if (staged == null) {
+            staged = new InboundBatch(SpscChunkedQueue.CHUNK_SIZE / 4);
+        }
+        staged.add(m);
+        if (staged.isFull()) {
+            reader.deliver(staged);
+            staged = null;
+        }
+    }
+
+    /** Makes the queue the reader's inbound, after the subscriptions staged for it. */
+    private void open() {
+        if (staged != null) {
+            reader.deliver(staged);
+            staged = null;
+        }
+        reader.inLink(this);
+        opened = true;
+    }
+
+    /** The connection was refused: nobody reads the link, the queue stays the writer's. */
+    void abandon() {
+        STATE.compareAndSet(this, LIVE, DONE);
+    }
+
+    /**
+     * The connection ended (any thread; once). What the writer has queued so far is the reader's: handed over by
+     * whoever next holds the queue, at once if nobody does.
+     */
+    void detach() {
+        if (!STATE.compareAndSet(this, LIVE, ENDED)) {
+            return;
+        }
+        end = queue.producedCount();
+        writer.requestTransfer(this);
+    }
+
+    // ---------------------------------------------------------------- writer, under its lock
+
+    /** After the writer queued a message: wakes the reader if it may be waiting. */
+    void wakeReader() {
+        if (readerIdle && isLive()) {
+            readerIdle = false;
+            reader.signalActivity();
+        }
+    }
+
+    /** Whether the writer may queue a message; if not, asks the reader for a wake-up when it takes some. */
+    boolean writerHasRoom(int sndHwm) {
+        if (!isLive()) {
+            // Between connections: the queue counts against SNDHWM alone, as a connecting pipe's does over tcp.
+            return queue.producerBelow(sndHwm);
+        }
+        if (queue.producerBelow(limit)) {
+            return true;
+        }
+        writerBlocked = true;
+        VarHandle.fullFence();
+        return queue.producerBelow(limit);
+    }
+
+    /** Whether the writer has messages the reader hasn't taken; if so, asks for a wake-up when it takes some. */
+    boolean writerHasPending() {
+        if (queue.isEmpty()) {
+            return false;
+        }
+        if (isLive()) {
+            writerBlocked = true;
+            VarHandle.fullFence();
+            return !queue.isEmpty();
+        }
+        return true;
+    }
+
+    // ---------------------------------------------------------------- reader, under its lock
+
+    /** Whether {@link #take} would find something, or a hand-over is still to come; arms the reader's wake-up if not. */
+    boolean readerHasInput() {
+        if (!opened) {
+            return false;
+        }
+        int s = state;
+        if (s == LIVE) {
+            if (!queue.isEmpty()) {
+                return true;
+            }
+            readerIdle = true;
+            return !queue.isEmpty();
+        }
+        return s == ENDED;
+    }
+
+    /**
+     * Whether the reader may still get something: the link is open and not yet handed over. (A reader whose own
+     * channel closed first drains until the writer sees the end: what the writer sent until then is the reader's.)
+     */
+    boolean owesReader() {
+        return opened && state != DONE;
+    }
+
+    /** Whether what was sent before the link ended is still to be handed to the reader. */
+    boolean transferPending() {
+        return state == ENDED;
+    }
+
+    /**
+     * Moves up to a batch of messages from the queue into {@code into} (empty), converted for the reader's socket.
+     * Returns false, with the reader's wake-up armed, if there was none.
+     */
+    boolean take(InboundBatch into) {
+        SpscChunkedQueue<Object> q = queue;
+        for (;;) {
+            if (!opened || !isLive()) {
+                // Not yet readable, or ended: then the rest comes through the reader's inbound queue.
+                return false;
+            }
+            if (q.isEmpty()) {
+                readerIdle = true;
+                if (q.isEmpty()) {
+                    return false;
+                }
+            }
+            if (!q.tryClaim()) {
+                // A transfer or a discard holds it for a moment; it looks at readerIdle after letting go.
+                readerIdle = true;
+                if (!q.tryClaim()) {
+                    return false;
+                }
+            }
+            int taken = 0;
+            try {
+                if (isLive()) {
+                    Object[] polled = scratch;
+                    if (polled == null) {
+                        scratch = polled = new Object[into.capacity()];
+                    }
+                    taken = q.poll(polled, into.capacity());
+                    for (int i = 0; i < taken; i++) {
+                        ZmtpMessage admitted = reader.admit(this, polled[i]);
+                        polled[i] = null;
+                        if (admitted != null) {
+                            into.add(admitted);
+                        }
+                    }
+                }
+            } finally {
+                q.unclaim();
+            }
+            afterConsuming(taken, into.size());
+            if (into.size() > 0) {
+                return true;
+            }
+            if (taken == 0) {
+                return false;
+            }
+            // Everything taken was dropped (a subscription change for an earlier connection): look again.
+        }
+    }
+
+    /** After a consumer let go of the queue: counts, wakes a blocked writer, runs what was asked meanwhile. */
+    private void afterConsuming(int taken, int delivered) {
+        if (taken > 0) {
+            // The consumed position (published by unclaim) before the flag: Dekker with writerHasRoom.
+            VarHandle.fullFence();
+            if (writerBlocked) {
+                writerBlocked = false;
+                writer.signalActivity();
+            }
+            writer.countSent(taken);
+            reader.countReceived(delivered);
+        }
+        writer.serviceOutput();
+    }
+
+    // ---------------------------------------------------------------- whoever holds the queue's consumer side
+
+    /** Hands the reader what was sent before the link ended (queue claimed; after {@link #detach}). */
+    void transfer() {
+        int taken = 0;
+        if (opened && !reader.isTerminated()) {
+            InboundBatch batch = null;
+            long last = end;
+            Object m;
+            while (queue.consumerPosition() < last && (m = queue.poll()) != null) {
+                taken++;
+                ZmtpMessage admitted = reader.admit(this, m);
+                if (admitted == null) {
+                    continue;
+                }
+                if (batch == null) {
+                    batch = new InboundBatch(SpscChunkedQueue.CHUNK_SIZE / 4);
+                }
+                batch.add(admitted);
+                if (batch.isFull()) {
+                    reader.deliver(batch);
+                    batch = null;
+                }
+            }
+            if (batch != null) {
+                reader.deliver(batch);
+            }
+        }
+        state = DONE;
+        if (taken > 0) {
+            writer.countSent(taken);
+            writer.signalActivity();
+        }
+        // Whether or not it got anything: a reader draining this link may now let the pipe go.
+        reader.signalActivity();
+    }
+
+    /** After a discard or transfer let go of the queue: a reader that found it held is waiting for a look. */
+    void afterServiced() {
+        if (readerIdle && isLive() && !queue.isEmpty()) {
+            readerIdle = false;
+            reader.signalActivity();
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.zmtp.socket.internal;
+
+import io.netty.channel.Channel;
+import io.zmtp.codec.ZmtpMetadata;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.codec.ZmtpVersion;
+import io.zmtp.socket.ZmtpPeer;
+
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The application's handle on a {@link Pipe}: one per pipe, made with it, so handles compare by identity. Reads go
+ * to the pipe's volatile fields and counters; steering goes through the socket, under its lock.
+ */
+public final class Peer implements ZmtpPeer {
+    /** The metadata property a security mechanism sets to the user id it established (libzmq's "User-Id"). */
+    public static final String USER_ID = "User-Id";
+
+    private final Pipe pipe;
+
+    Peer(Pipe pipe) {
+        this.pipe = pipe;
+    }
+
+    /** The handle of {@code pipe}. */
+    public static Peer of(Pipe pipe) {
+        return pipe.peer();
+    }
+
+    Pipe pipe() {
+        return pipe;
+    }
+
+    @Override
+    public State state() {
+        switch (pipe.state()) {
+            case CONNECTING:
+                return State.CONNECTING;
+            case ACTIVE:
+                return State.CONNECTED;
+            case DISCONNECTED:
+                return State.DISCONNECTED;
+            default:
+                return State.CLOSED;
+        }
+    }
+
+    @Override
+    public String endpoint() {
+        return pipe.endpoint();
+    }
+
+    @Override
+    public boolean isOutgoing() {
+        return pipe.isConnecting();
+    }
+
+    @Override
+    public byte[] routingId() {
+        byte[] id = pipe.routingId();
+        return id == null ? null : id.clone();
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+        SocketAddress a = pipe.remoteAddress();
+        if (a == null) {
+            Channel ch = pipe.channel();
+            a = ch == null ? null : ch.remoteAddress();
+        }
+        return a;
+    }
+
+    @Override
+    public SocketAddress localAddress() {
+        Channel ch = pipe.channel();
+        return ch == null ? null : ch.localAddress();
+    }
+
+    @Override
+    public ZmtpVersion version() {
+        return pipe.version();
+    }
+
+    @Override
+    public ZmtpSocketType socketType() {
+        return pipe.peerSocketType();
+    }
+
+    @Override
+    public ZmtpMetadata metadata() {
+        return pipe.peerMetadata();
+    }
+
+    @Override
+    public String userId() {
+        String id = pipe.userId();
+        if (id != null) {
+            return id;
+        }
+        // A peer's own claim, for handshakes that carry it as a property rather than through an authenticator.
+        byte[] v = pipe.peerMetadata().value(USER_ID);
+        return v == null ? null : new String(v, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public int outgoingMessages() {
+        return pipe.outDepth();
+    }
+
+    @Override
+    public long outgoingBytes() {
+        return pipe.outBytes();
+    }
+
+    @Override
+    public int incomingMessages() {
+        return pipe.inDepth();
+    }
+
+    @Override
+    public long incomingBytes() {
+        return pipe.inBytes();
+    }
+
+    @Override
+    public boolean isOutgoingHwmReached() {
+        return pipe.isOutHwmReached();
+    }
+
+    @Override
+    public boolean isIncomingHwmReached() {
+        return pipe.isInHwmReached();
+    }
+
+    @Override
+    public long sentCount() {
+        return pipe.sentCount();
+    }
+
+    @Override
+    public long receivedCount() {
+        return pipe.receivedCount();
+    }
+
+    @Override
+    public long droppedCount() {
+        return pipe.droppedCount();
+    }
+
+    @Override
+    public int clearOutgoing() {
+        return pipe.socket().clearOutgoing(pipe);
+    }
+
+    @Override
+    public void disconnect() {
+        pipe.socket().disconnectPeer(pipe);
+    }
+
+    @Override
+    public String toString() {
+        return "ZmtpPeer{" + state() + ", " + (isOutgoing() ? "connect " : "accepted ") + endpoint()
+                + ", peer " + remoteAddress() + '}';
+    }
+}

@@ -1,0 +1,134 @@
+package io.zmtp.socket;
+
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+import static io.zmtp.socket.QueuesIT.SNDHWM;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Each overflow policy over tcp, under a peer that stops reading: the PULL doesn't receive, so it stops reading at
+ * RCVHWM, tcp's buffers fill, then the PUSH's queue for it (SNDHWM). Then the policy is set and {@value #EXTRA}
+ * more numbered messages are sent; what the PULL finally receives shows what was dropped.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class OverflowIT {
+    static final int EXTRA = 5;
+
+    @RegisterExtension
+    final SocketsExtension sockets = new SocketsExtension(2000, 0);
+
+    private ZmtpSocket pull;
+    private ZmtpSocket push;
+    private ZmtpPeer peer;
+    private int filled;
+
+    private void fillWith(ZmtpOverflowPolicy policy) throws InterruptedException {
+        pull = sockets.socket(ZmtpSocketType.PULL);
+        pull.setOption(ZmtpSocketOption.RCVHWM, QueuesIT.RCVHWM);
+        push = sockets.socket(ZmtpSocketType.PUSH);
+        push.setOption(ZmtpSocketOption.SNDHWM, SNDHWM);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        peer = push.peers().get(0);
+        QueuesIT.awaitConnected(peer);
+        filled = QueuesIT.fill(push, peer);
+        push.setOption(ZmtpSocketOption.OVERFLOW, policy);
+    }
+
+    /** The numbers (first byte) of every message the PULL gets from now on, in order. */
+    private List<Integer> receiveAll() {
+        List<Integer> got = new ArrayList<>();
+        ZmtpMessage m;
+        while ((m = pull.receive(Duration.ofMillis(500))) != null) {
+            got.add((int) m.frame(0).getUnsignedByte(0));
+            m.release();
+        }
+        return got;
+    }
+
+    private static int number(int i) {
+        return i & 0xff;
+    }
+
+    @Test
+    void shouldWaitUnderBlock() throws Exception {
+        fillWith(ZmtpOverflowPolicy.BLOCK);
+        assertThat(push.send(QueuesIT.message(filled), Duration.ofMillis(100))).isFalse();
+        assertThat(push.trySend(QueuesIT.message(filled))).isFalse();
+        assertThat(push.droppedCount()).isZero();
+        List<Integer> got = receiveAll();
+        assertThat(got).hasSize(filled);
+    }
+
+    @Test
+    void shouldThrowAndFailTheFutureUnderFail() throws Exception {
+        fillWith(ZmtpOverflowPolicy.FAIL);
+        assertThatThrownBy(() -> push.send(QueuesIT.message(filled)))
+                .isInstanceOf(ZmtpSocketException.QueueFull.class);
+        assertThatThrownBy(() -> push.sendAsync(QueuesIT.message(filled)).toCompletableFuture().join())
+                .isInstanceOf(CompletionException.class)
+                .hasCauseInstanceOf(ZmtpSocketException.QueueFull.class);
+        assertThat(push.trySend(QueuesIT.message(filled))).isFalse();
+        assertThat(receiveAll()).hasSize(filled);
+    }
+
+    @Test
+    void shouldDropTheNewMessagesUnderDropNewest() throws Exception {
+        fillWith(ZmtpOverflowPolicy.DROP_NEWEST);
+        for (int i = 0; i < EXTRA; i++) {
+            push.send(QueuesIT.message(filled + i));
+        }
+        assertThat(push.droppedCount()).isEqualTo(EXTRA);
+        assertThat(peer.droppedCount()).isEqualTo(EXTRA);
+        List<Integer> got = receiveAll();
+        assertThat(got).hasSize(filled);
+        assertThat(got.get(got.size() - 1)).isEqualTo(number(filled - 1));
+    }
+
+    @Test
+    void shouldDropTheOldestQueuedMessagesUnderDropOldest() throws Exception {
+        fillWith(ZmtpOverflowPolicy.DROP_OLDEST);
+        for (int i = 0; i < EXTRA; i++) {
+            push.send(QueuesIT.message(filled + i));
+        }
+        assertThat(push.droppedCount()).isEqualTo(EXTRA);
+        assertThat(peer.outgoingMessages()).isEqualTo(SNDHWM);
+        List<Integer> got = receiveAll();
+        assertThat(got).hasSize(filled);
+        // The newest made it, in order; the EXTRA oldest of the queue (sent just before them) did not.
+        List<Integer> tail = got.subList(got.size() - SNDHWM, got.size());
+        List<Integer> expected = new ArrayList<>();
+        for (int i = filled - SNDHWM + EXTRA; i < filled + EXTRA; i++) {
+            expected.add(number(i));
+        }
+        assertThat(tail).isEqualTo(expected);
+    }
+
+    @Test
+    void shouldDropForAFullSubscriberByDefaultOnPub() throws Exception {
+        ZmtpSocket sub = sockets.socket(ZmtpSocketType.SUB);
+        sub.setOption(ZmtpSocketOption.RCVHWM, QueuesIT.RCVHWM);
+        sub.setOption(ZmtpSocketOption.SUBSCRIBE, new byte[0]);
+        ZmtpSocket pub = sockets.socket(ZmtpSocketType.PUB);
+        pub.setOption(ZmtpSocketOption.SNDHWM, SNDHWM);
+        sub.connect(pub.bind("tcp://127.0.0.1:*"));
+        SocketTestSupport.awaitFirst(pub, sub, "hello");
+        // PUB never waits: it drops for the subscriber that doesn't read, and counts each drop.
+        int sent = 0;
+        while (pub.droppedCount() == 0 && sent < 100_000) {
+            pub.send(QueuesIT.message(sent++));
+        }
+        assertThat(pub.droppedCount()).isPositive();
+        assertThat(pub.peers().get(0).droppedCount()).isEqualTo(pub.droppedCount());
+    }
+}
