@@ -43,7 +43,10 @@ final class SecurityRefusals implements AutoCloseable {
         return s;
     }
 
-    /** The first HANDSHAKE_FAILED event of ours (HANDSHAKE_SUCCEEDED fails the test: the peer should have been refused). */
+    /**
+     * The first HANDSHAKE_FAILED event of ours (HANDSHAKE_SUCCEEDED fails the test: the peer should have been
+     * refused).
+     */
     String handshakeFailure() throws InterruptedException {
         return handshakeFailure(false);
     }
