@@ -11,7 +11,6 @@ import java.util.Map;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
-import org.zeromq.ZMQException;
 
 /**
  * A ZAP handler (rfc 27) for the JeroMQ peer, as socket_peer.py's {@code zap} command is for libzmq: a REP socket at
@@ -83,8 +82,9 @@ final class JeromqZapHandler {
                 handler.sendMore(ok ? user : "");
                 handler.send(new byte[0]);
             }
-        } catch (ZMQException | IllegalStateException e) {
-            // The context closed: the peer is done.
+        } catch (RuntimeException e) {
+            // The context closed: the peer is done (JeroMQ 0.6.0 may throw a ZMQException or, from inside its
+            // shutdown, a NullPointerException).
         } finally {
             try {
                 handler.close();

@@ -49,7 +49,7 @@ class SecurityRefusalIT {
             String endpoint = server.bind("tcp://127.0.0.1:*");
             r.theirClient(endpoint, DEALER, SecurityMatrix.theirClient(Mechanism.PLAIN,
                     SecurityRefusals.wrongPassword(), null, null));
-            assertThat(r.handshakeFailure()).startsWith("AUTHENTICATION_FAILED")
+            assertThat(r.refusalOfTheirClient()).startsWith("AUTHENTICATION_FAILED")
                     .contains("unknown user or wrong password");
             SecurityRefusals.assertReceivedNothing(server);
         }
@@ -83,7 +83,7 @@ class SecurityRefusalIT {
             CurveKeyPair stranger = SecurityRefusals.stranger();
             r.theirClient(endpoint, DEALER, SecurityMatrix.theirClient(Mechanism.CURVE, null, stranger,
                     SecurityMatrix.SERVER_KEYS));
-            assertThat(r.handshakeFailure()).startsWith("AUTHENTICATION_FAILED")
+            assertThat(r.refusalOfTheirClient()).startsWith("AUTHENTICATION_FAILED")
                     .contains(stranger.publicKeyZ85() + " is not allowed");
             SecurityRefusals.assertReceivedNothing(server);
         }
@@ -114,7 +114,7 @@ class SecurityRefusalIT {
             String endpoint = server.bind("tcp://127.0.0.1:*");
             r.theirClient(endpoint, DEALER, SecurityMatrix.theirClient(Mechanism.CURVE, null,
                     SecurityRefusals.clientKeys(), SecurityRefusals.stranger()));
-            assertThat(r.handshakeFailure()).startsWith("AUTHENTICATION_FAILED").contains("HELLO does not open");
+            assertThat(r.refusalOfTheirClient()).startsWith("AUTHENTICATION_FAILED").contains("HELLO does not open");
             SecurityRefusals.assertReceivedNothing(server);
         }
     }

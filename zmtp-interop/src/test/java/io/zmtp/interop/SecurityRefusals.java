@@ -43,8 +43,24 @@ final class SecurityRefusals implements AutoCloseable {
         return s;
     }
 
-    /** The first HANDSHAKE_FAILED event of ours (HANDSHAKE_SUCCEEDED fails the test: the peer should have been refused). */
+    /**
+     * The first HANDSHAKE_FAILED event of ours (HANDSHAKE_SUCCEEDED fails the test: the peer should have been
+     * refused).
+     */
     String handshakeFailure() throws InterruptedException {
+        return handshakeFailure(false);
+    }
+
+    /**
+     * As {@link #handshakeFailure()}, leaving out connections closed before they said anything: a JeroMQ 0.6.0
+     * client now and then connects without sending a greeting and closes at its handshake timeout (see
+     * {@link SocketPeer}), then reconnects; the refusal comes on a later connection.
+     */
+    String refusalOfTheirClient() throws InterruptedException {
+        return handshakeFailure(true);
+    }
+
+    private String handshakeFailure(boolean skipClosed) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (true) {
             ZmtpSocketEvent e = events.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -52,7 +68,8 @@ final class SecurityRefusals implements AutoCloseable {
                 throw new AssertionError("no HANDSHAKE_FAILED event within " + WAIT);
             }
             assertThat(e.type()).as("event %s", e).isNotEqualTo(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED);
-            if (e.type() == ZmtpSocketEvent.Type.HANDSHAKE_FAILED) {
+            if (e.type() == ZmtpSocketEvent.Type.HANDSHAKE_FAILED
+                    && !(skipClosed && e.detail().startsWith("CONNECTION_CLOSED"))) {
                 return e.detail();
             }
         }
