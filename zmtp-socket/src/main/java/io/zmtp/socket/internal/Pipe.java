@@ -93,6 +93,8 @@ public final class Pipe {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     /** Set by {@link #discardOutput} when the drain held the queue: the drain discards on its way out. */
     private volatile boolean discardRequested;
+    /** Set by a drain that found the queue held by another thread: whoever lets go schedules a drain. */
+    private volatile boolean drainMissed;
     private final Runnable drainTask = this::runScheduledDrain;
     /** How many drained messages are given back to SNDHWM at once. */
     private static final int DRAIN_COUNT_BATCH = 32;
@@ -417,7 +419,7 @@ public final class Pipe {
                     }
                 }
             } finally {
-                out.unclaim();
+                releaseOutput();
             }
             InprocLink l = outLink;
             if (l != null) {
@@ -739,14 +741,29 @@ public final class Pipe {
         }
     }
 
+    /** Gives up the queue's consumer side, scheduling the drain another thread missed meanwhile. */
+    private void releaseOutput() {
+        out.unclaim();
+        if (drainMissed) {
+            drainMissed = false;
+            scheduleDrain();
+        }
+    }
+
     private void drain(Channel ch) {
         if (channel != ch || state != State.ACTIVE || !ch.isActive() || outLink != null) {
             return;
         }
         if (!out.tryClaim()) {
-            // Someone is discarding; it schedules a drain for whatever it leaves.
-            return;
+            // Another thread holds the queue: a discarder, an evicting sender, or a drain for the connection before
+            // this one, on another loop, that stopped at its dead channel. Ask it for a drain when it lets go (flag,
+            // then claim; its release, then flag: both volatile, so one of the two sees the other).
+            drainMissed = true;
+            if (!out.tryClaim()) {
+                return;
+            }
         }
+        drainMissed = false;
         int taken = 0;
         int written = 0;
         ZmtpMessageBatch batch = null;
@@ -800,7 +817,7 @@ public final class Pipe {
                 written += writeBatch(ch, batch);
             }
         } finally {
-            out.unclaim();
+            releaseOutput();
         }
         if (discardRequested) {
             discardOutput();
@@ -982,7 +999,7 @@ public final class Pipe {
                     oldest = pollOut();
                 }
             } finally {
-                out.unclaim();
+                releaseOutput();
             }
             if (discardRequested) {
                 discardOutput();
