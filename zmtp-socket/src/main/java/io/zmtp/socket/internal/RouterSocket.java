@@ -112,17 +112,7 @@ public final class RouterSocket extends SocketBase {
             msg.release();
             return true;
         }
-        if (!p.hasRoom()) {
-            ZmtpOverflowPolicy policy = overflowPolicy();
-            if (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL) {
-                return false;
-            }
-            msg.removeFirst().release();
-            return overflow(msg, p);
-        }
-        msg.removeFirst().release();
-        p.offer(msg);
-        return true;
+        return sendToPeer(msg, p);
     }
 
     @Override

@@ -680,6 +680,25 @@ public abstract class SocketBase implements PipeListener {
     }
 
     /**
+     * ROUTER and STREAM: queues {@code msg}, whose first frame is the routing id that chose {@code p}, on {@code p}
+     * without that frame; at SNDHWM applies the overflow policy, returning false to wait or fail with the message (id
+     * included) still the caller's. Lock held.
+     */
+    protected final boolean sendToPeer(ZmtpMessage msg, Pipe p) {
+        if (!p.hasRoom()) {
+            ZmtpOverflowPolicy policy = overflowPolicy();
+            if (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL) {
+                return false;
+            }
+            msg.removeFirst().release();
+            return overflow(msg, p);
+        }
+        msg.removeFirst().release();
+        p.offer(msg);
+        return true;
+    }
+
+    /**
      * No peer had room for {@code msg}: applies the overflow policy. {@code victim} is the peer the message would
      * have gone to (null if none). Returns true if the message was disposed of (dropped, or queued in place of the
      * victim's oldest), the socket then owning it; false to wait or fail, the caller keeping it. Lock held.

@@ -5,7 +5,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.ZmtpOverflowPolicy;
 import io.zmtp.socket.ZmtpSocketException;
 
 import java.nio.ByteBuffer;
@@ -132,17 +131,7 @@ public final class StreamSocket extends SocketBase {
             p.writeToConnection(StreamConnectionHandler.CLOSE);
             return true;
         }
-        if (!p.hasRoom()) {
-            ZmtpOverflowPolicy policy = overflowPolicy();
-            if (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL) {
-                return false;
-            }
-            msg.removeFirst().release();
-            return overflow(msg, p);
-        }
-        msg.removeFirst().release();
-        p.offer(msg);
-        return true;
+        return sendToPeer(msg, p);
     }
 
     @Override
