@@ -31,8 +31,8 @@ root=$(cd "$here/.." && pwd)
 TRANSPORT=${TRANSPORT:-tcp}
 case "$TRANSPORT" in
   tcp) out="$root/target/compare"; charts="$root/docs"; default_impls="libzmq zmtp jeromq"
-       default_sections="thr lat rr inproc" ;;
-  ipc) out="$root/target/compare-ipc"; charts="$out"; default_impls="libzmq zmtp"; default_sections="thr lat rr" ;;
+       default_sections="thr lat rr curve inproc" ;;
+  ipc) out="$root/target/compare-ipc"; charts="$out"; default_impls="libzmq zmtp"; default_sections="thr lat rr curve" ;;
   *) echo "TRANSPORT=$TRANSPORT: expected tcp or ipc" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
@@ -44,18 +44,14 @@ SIZES=${SIZES:-"1 16 64 256 1024 65536"}
 LAT_SIZES=${LAT_SIZES:-"1 1024"}
 MIXED_SIZES=${MIXED_SIZES:-"64 1024"}   # mixed pairs: our local_thr with libzmq's remote_thr and the reverse
 IMPLS=${IMPLS:-$default_impls}
-<<<<<<< HEAD
-SECTIONS=${SECTIONS:-"thr lat rr curve"}
+SECTIONS=${SECTIONS:-$default_sections}
 CURVE_SIZES=${CURVE_SIZES:-"64 1024"}
 # The zmq_curve man page's server test pair: the binding side is the CURVE server, the connecting side its client
 # (with a new key pair each run).
 CURVE_PUBLIC='rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7'
 CURVE_SECRET='JTKVSB%%)wK0E.X)V>+}o?pNmC{O&4W4b!Ni{Lh6'
-=======
-SECTIONS=${SECTIONS:-$default_sections}
 INPROC_SECONDS=${INPROC_SECONDS:-10}
 INPROC_SIZE=${INPROC_SIZE:-100}
->>>>>>> inproc
 RR_SIZES=${RR_SIZES:-"16 1024"}
 RR_INFLIGHT=${RR_INFLIGHT:-1000}
 PORT=${PORT:-5700}
@@ -216,7 +212,6 @@ for size in $RR_SIZES; do
     run_pair rr libzmq zmtp "$size" "$n" "$run"
   done
 done
-<<<<<<< HEAD
 has_section curve || CURVE_SIZES=""
 if has_section curve; then echo "== CURVE (libzmq with libsodium, ours with Bouncy Castle)" >&2; fi
 for size in $CURVE_SIZES; do
@@ -232,7 +227,6 @@ for size in $CURVE_SIZES; do
     done
   done
 done
-=======
 # inproc: both ends in one JVM, so no pair of processes; libzmq has no tool here for it.
 run_inproc() { # impl run
   local impl=$1 run=$2 log="$out/last-inproc.txt"
@@ -259,7 +253,6 @@ if has_section inproc; then
     done
   done
 fi
->>>>>>> inproc
 echo "== done in $(( $(date +%s) - start )) s" >&2
 
 { [ "$TRANSPORT" = tcp ] || printf 'Transport: %s\n\n' "$TRANSPORT"; "$venv/bin/python" "$here/report.py" "$results" "$charts"; } | tee "$out/table.md"

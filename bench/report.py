@@ -13,13 +13,10 @@ results, docs = sys.argv[1], sys.argv[2]
 thr = defaultdict(list)
 lat = defaultdict(list)
 rr = defaultdict(list)
-<<<<<<< HEAD
 # The same over CURVE (compare.sh's curve section: kinds cthr and clat).
 cthr = defaultdict(list)
 clat = defaultdict(list)
-=======
 inproc = defaultdict(list)
->>>>>>> inproc
 with open(results) as f:
     for row in csv.DictReader(f):
         if not row["value"]:
