@@ -162,6 +162,6 @@ public final class Peer implements ZmtpPeer {
     @Override
     public String toString() {
         return "ZmtpPeer{" + state() + ", " + (isOutgoing() ? "connect " : "accepted ") + endpoint()
-                + ", peer " + remoteAddress() + '}';
+                + ", peer " + remoteAddress() + ", sent " + sentCount() + ", queued " + outgoingMessages() + '}';
     }
 }

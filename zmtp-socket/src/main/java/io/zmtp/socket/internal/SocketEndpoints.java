@@ -37,7 +37,10 @@ final class SocketEndpoints {
         final Transport transport;
         /** Set once bound. */
         volatile Channel serverChannel;
-        final Set<Pipe> accepted = ConcurrentHashMap.newKeySet();
+        /** The pipes of the connections it accepted, with their channels (a pipe knows its channel only once up). */
+        final Map<Pipe, Channel> accepted = new ConcurrentHashMap<>();
+        /** Set by unbind before it closes what was accepted. */
+        volatile boolean unbound;
 
         Listener(String requested, Transport transport) {
             this.requested = requested;
@@ -85,13 +88,17 @@ final class SocketEndpoints {
             f = transport.bind(ep, new ChannelInitializer<Channel>() {
                 @Override
                 protected void initChannel(Channel ch) {
-                    if (socket.isClosed()) {
+                    String bound = l.endpoint;
+                    Pipe pipe = new Pipe(socket, false, bound != null ? bound : endpoint, sndHwm, rcvHwm);
+                    // Added, then the check: close and unbind set their flag, then collect the accepted pipes (both
+                    // volatile), so either they end this connection or this sees the flag. Checked first, a
+                    // connection accepted while they collected would outlive them, open and unread.
+                    l.accepted.put(pipe, ch);
+                    if (socket.isClosed() || l.unbound) {
+                        l.accepted.remove(pipe);
                         ch.close();
                         return;
                     }
-                    String bound = l.endpoint;
-                    Pipe pipe = new Pipe(socket, false, bound != null ? bound : endpoint, sndHwm, rcvHwm);
-                    l.accepted.add(pipe);
                     ch.closeFuture().addListener(x -> l.accepted.remove(pipe));
                     initPipeline(ch, transport, pipe, config, null);
                 }
@@ -140,14 +147,11 @@ final class SocketEndpoints {
         }
         for (Listener l : named) {
             listeners.remove(l.endpoint, l);
+            l.unbound = true;
             l.serverChannel.close().awaitUninterruptibly();
             reportClosed(l.endpoint, l.serverChannel);
-            for (Pipe p : l.accepted) {
-                Channel ch = p.channel();
-                if (ch != null) {
-                    ch.close();
-                }
-            }
+            // Those still in their handshake too: their pipes have no channel yet.
+            l.accepted.values().forEach(Channel::close);
         }
     }
 
@@ -196,7 +200,7 @@ final class SocketEndpoints {
             ps.forEach(action);
         }
         for (Listener l : listeners.values()) {
-            l.accepted.forEach(action);
+            l.accepted.keySet().forEach(action);
         }
     }
 
@@ -241,7 +245,7 @@ final class SocketEndpoints {
             out.addAll(ps);
         }
         for (Listener l : listeners.values()) {
-            out.addAll(l.accepted);
+            out.addAll(l.accepted.keySet());
         }
     }
 
