@@ -15,7 +15,6 @@ import io.zmtp.socket.ZmtpSocketEvent;
 import java.net.SocketAddress;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -24,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * its accepted connection.
  *
  * <h2>Threads</h2>
- * The inbound queue is filled by the I/O thread ({@link #onInbound}) and emptied by user threads ({@link #poll}).
+ * The inbound queue ({@link InboundQueue}, which states its rules) is filled by the I/O thread ({@link #onInbound})
+ * and emptied by user threads ({@link #poll}).
  * The outbound queue ({@link SpscChunkedQueue}) the other way round: its producer is whoever holds the socket lock
  * ({@link #offer}, {@link #writeToConnection}), its consumer the drain task on the channel's event loop, a thread
  * discarding output, or the producer itself evicting the oldest message (DROP_OLDEST, {@link #offerReplacingOldest}),
@@ -40,8 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * inbound queue first (a connection's subscriptions, what a link left when it ended), then from the link.
  *
  * <h2>High-water marks</h2>
- * RCVHWM: when {@code inCount} reaches it the channel stops reading ({@code autoRead=false}) and resumes once the
- * application has taken the queue down to half of it. SNDHWM: {@link #offer} refuses beyond it; the drain task moves
+ * RCVHWM: when the inbound queue ({@link InboundQueue}) reaches it the channel stops reading ({@code autoRead=false})
+ * and resumes once the application has taken the queue down to half of it. SNDHWM: {@link #offer} refuses beyond it; the drain task moves
  * messages to the channel only while the channel is writable (Netty's write-buffer water mark), so memory per peer
  * is bounded by SNDHWM messages plus the channel's high water mark in bytes.
  */
@@ -76,15 +76,7 @@ public final class Pipe {
     private volatile Channel channel;
     private volatile ZmtpHandshakeSuccessEvent handshake;
 
-    /** Inbound messages travel in batches of up to this many (one read from the connection usually makes one). */
-    private static final int INBOUND_BATCH = 64;
-
-    private final ConcurrentLinkedQueue<InboundBatch> in = new ConcurrentLinkedQueue<>();
-    /** I/O thread only: the batch being filled by the current read. */
-    private InboundBatch filling;
-    /** User side: the batch messages are being taken from. */
-    private InboundBatch taking;
-    private final AtomicInteger inCount = new AtomicInteger();
+    private final InboundQueue inbound = new InboundQueue();
     private volatile boolean readPaused;
     /** I/O thread only: messages were queued since readers were last signalled. */
     private boolean inboundUnsignaled;
@@ -184,10 +176,9 @@ public final class Pipe {
 
     /** Messages received and not yet taken by the application (approximate while messages flow). */
     public int inDepth() {
-        InboundBatch c = taking;
         InprocLink l = inLink;
         long linked = l != null && l.isLive() ? l.queue.size() : 0;
-        return (int) Math.min(Integer.MAX_VALUE, inCount.get() + (c == null ? 0 : c.remaining()) + linked);
+        return (int) Math.min(Integer.MAX_VALUE, inbound.depth() + linked);
     }
 
     public int outDepth() {
@@ -225,8 +216,7 @@ public final class Pipe {
     }
 
     public boolean hasInput() {
-        InboundBatch c = taking;
-        if ((c != null && c.hasNext()) || !in.isEmpty()) {
+        if (inbound.hasNext()) {
             return true;
         }
         InprocLink l = inLink;
@@ -247,26 +237,27 @@ public final class Pipe {
 
     /** Takes the next inbound message (ownership passes to the caller), or null. */
     public ZmtpMessage poll() {
-        InboundBatch c = taking;
-        if (c == null || !c.hasNext()) {
-            c = in.poll();
-            if (c == null) {
-                c = takeFromLink();
-            } else {
-                int n = inCount.addAndGet(-c.size());
-                if (readPaused && n <= resumeAt) {
+        for (;;) {
+            ZmtpMessage m = inbound.next();
+            if (m != null) {
+                return m;
+            }
+            int left = inbound.takeBatch();
+            if (left >= 0) {
+                if (readPaused && left <= resumeAt) {
                     Channel ch = channel;
                     if (ch != null) {
                         ch.eventLoop().execute(() -> maybeResume(ch));
                     }
                 }
+                continue;
             }
-            taking = c;
-            if (c == null) {
+            InboundBatch b = takeFromLink();
+            if (b == null) {
                 return null;
             }
+            inbound.take(b);
         }
-        return countTaken(c.next());
     }
 
     /** Inproc: the next batch from the peer's queue, or null (the reader's wake-up armed). User side. */
@@ -277,7 +268,7 @@ public final class Pipe {
         }
         InboundBatch b = linkBatch;
         if (b == null) {
-            linkBatch = b = new InboundBatch(INBOUND_BATCH);
+            linkBatch = b = new InboundBatch(InboundQueue.BATCH);
         } else {
             b.clear();
         }
@@ -433,27 +424,14 @@ public final class Pipe {
 
     /** User side (terminate): everything queued, including the batch being taken from. */
     private void releaseAll() {
-        InboundBatch c = taking;
-        taking = null;
-        if (c != null) {
-            c.releaseRest();
-        }
-        releaseQueued();
+        discardOutput();
+        inbound.releaseAll();
     }
 
     /** Either side: the queues (thread-safe), not the batch a reader is taking from. */
     private void releaseQueued() {
         discardOutput();
-        releaseInbound();
-    }
-
-    /** Any thread: the inbound queue, not the batch a reader is taking from. */
-    private void releaseInbound() {
-        InboundBatch b;
-        while ((b = in.poll()) != null) {
-            inCount.addAndGet(-b.size());
-            b.releaseRest();
-        }
+        inbound.releaseQueued();
     }
 
     // ---- inproc (see InprocLink)
@@ -530,11 +508,10 @@ public final class Pipe {
 
     /** Any thread: messages from an inproc peer (a connection's subscriptions, what a link left when it ended). */
     void deliver(InboundBatch batch) {
-        in.add(batch);
-        inCount.addAndGet(batch.size());
+        inbound.addBatch(batch);
         countReceived(batch.size());
         if (state == State.TERMINATED) {
-            releaseInbound();
+            inbound.releaseQueued();
         }
     }
 
@@ -627,23 +604,16 @@ public final class Pipe {
             msg.release();
             return;
         }
-        received.lazySet(received.get() + 1); // only the I/O thread writes it
-        inBytesQueued.lazySet(inBytesQueued.get() + msg.contentLength());
-        InboundBatch f = filling;
-        if (f == null) {
-            filling = f = new InboundBatch(INBOUND_BATCH);
-        }
-        f.add(msg);
-        if (f.isFull()) {
+        if (inbound.add(msg)) {
             publishInbound();
         }
-        if (rcvHwm > 0 && !readPaused && inCount.get() + (filling == null ? 0 : filling.size()) >= rcvHwm) {
+        if (rcvHwm > 0 && !readPaused && inbound.depthWithFilling() >= rcvHwm) {
             Channel ch = channel;
             if (ch != null) {
                 readPaused = true;
                 ch.config().setAutoRead(false);
                 // The application may have emptied the queue before it could see readPaused.
-                if (inCount.get() <= resumeAt) {
+                if (inbound.count() <= resumeAt) {
                     maybeResume(ch);
                 }
             }
@@ -652,22 +622,20 @@ public final class Pipe {
         inboundUnsignaled = true;
     }
 
-    /** Hands the filling batch to readers: one queue operation and one counter update for up to a read's worth. */
+    /** Hands the batch being filled to readers (I/O thread). */
     private void publishInbound() {
-        InboundBatch f = filling;
-        filling = null;
-        in.add(f);
-        inCount.addAndGet(f.size());
-        if (state == State.TERMINATED) {
-            releaseQueued();
+        int n = inbound.publish();
+        if (n > 0) {
+            countReceived(n);
+            if (state == State.TERMINATED) {
+                releaseQueued();
+            }
         }
     }
 
     /** The end of a read from the connection: publish what arrived and wake readers. */
     void onReadComplete() {
-        if (filling != null) {
-            publishInbound();
-        }
+        publishInbound();
         if (inboundUnsignaled) {
             inboundUnsignaled = false;
             listener.pipeActivity(this);
@@ -682,9 +650,7 @@ public final class Pipe {
         if (l != null && l.writerChannel == ch) {
             l.detach();
         }
-        if (filling != null) {
-            publishInbound();
-        }
+        publishInbound();
         if (state == State.TERMINATED) {
             releaseQueued();
             return;
@@ -707,7 +673,7 @@ public final class Pipe {
     }
 
     private void maybeResume(Channel ch) {
-        if (readPaused && channel == ch && inCount.get() <= resumeAt) {
+        if (readPaused && channel == ch && inbound.count() <= resumeAt) {
             readPaused = false;
             ch.config().setAutoRead(true);
         }
@@ -888,8 +854,6 @@ public final class Pipe {
      */
     private final AtomicLong outBytesQueued = new AtomicLong();
     private final AtomicLong outBytesTaken = new AtomicLong();
-    private final AtomicLong inBytesQueued = new AtomicLong();
-    private final AtomicLong inBytesTaken = new AtomicLong();
 
     Peer peer() {
         return peerHandle;
@@ -908,8 +872,7 @@ public final class Pipe {
 
     /** Bytes of the received messages not yet taken by the application. */
     public long inBytes() {
-        long taken = inBytesTaken.get();
-        return Math.max(0, inBytesQueued.get() - taken);
+        return inbound.bytes();
     }
 
     public boolean isOutHwmReached() {
@@ -942,14 +905,6 @@ public final class Pipe {
         Object m = out.poll();
         if (m != null) {
             outBytesTaken.lazySet(outBytesTaken.get() + queuedBytes(m));
-        }
-        return m;
-    }
-
-    /** User side: {@code m} was just taken by the application (or null). */
-    private ZmtpMessage countTaken(ZmtpMessage m) {
-        if (m != null) {
-            inBytesTaken.lazySet(inBytesTaken.get() + m.contentLength());
         }
         return m;
     }
@@ -1026,6 +981,6 @@ public final class Pipe {
     @Override
     public String toString() {
         return "Pipe{" + id + ", " + state + ", " + (connecting ? "connect " : "accepted ") + endpoint
-                + ", peer " + remoteAddress() + ", in " + inCount.get() + ", out " + out.size() + '}';
+                + ", peer " + remoteAddress() + ", in " + inbound.count() + ", out " + out.size() + '}';
     }
 }

@@ -9,10 +9,6 @@ import io.zmtp.socket.ZmtpOverflowPolicy;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 
-import java.nio.ByteBuffer;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * ROUTER (rfc 28): each connected peer gets a routing id, the Identity it announced or, if none, 5 bytes
@@ -25,8 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class RouterSocket extends SocketBase {
     private final FairQueue fq = new FairQueue();
-    private final Map<ByteBuffer, Pipe> byId = new HashMap<>();
-    private int nextId = ThreadLocalRandom.current().nextInt();
+    private final RoutingTable byId = new RoutingTable();
 
     public RouterSocket(SocketContext context) {
         super(context, ZmtpSocketType.ROUTER);
@@ -40,18 +35,16 @@ public final class RouterSocket extends SocketBase {
     @Override
     protected void xdetach(Pipe pipe) {
         fq.remove(pipe);
-        unmap(pipe);
+        byId.remove(pipe);
     }
 
     @Override
     protected void xconnected(Pipe pipe) {
         byte[] id = pipe.peerIdentity();
         if (id.length == 0) {
-            int n = nextId++;
-            id = new byte[] {0, (byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n};
+            id = byId.newId();
         }
-        ByteBuffer key = ByteBuffer.wrap(id);
-        Pipe existing = byId.get(key);
+        Pipe existing = byId.get(id);
         if (existing != null && existing != pipe) {
             if (!option(ZmtpSocketOption.ROUTER_HANDOVER)) {
                 pipe.routingId(null);
@@ -66,20 +59,13 @@ public final class RouterSocket extends SocketBase {
         }
         pipe.routingId(id);
         pipe.routable(true);
-        byId.put(key, pipe);
+        byId.put(id, pipe);
     }
 
     @Override
     protected void xdisconnected(Pipe pipe) {
-        unmap(pipe);
+        byId.remove(pipe);
         pipe.routable(false);
-    }
-
-    private void unmap(Pipe pipe) {
-        byte[] id = pipe.routingId();
-        if (id != null) {
-            byId.remove(ByteBuffer.wrap(id), pipe);
-        }
     }
 
     @Override
@@ -102,7 +88,7 @@ public final class RouterSocket extends SocketBase {
     protected boolean xsend(ZmtpMessage msg) {
         boolean mandatory = option(ZmtpSocketOption.ROUTER_MANDATORY);
         ByteBuf idFrame = msg.frame(0);
-        Pipe p = byId.get(ByteBuffer.wrap(ByteBufUtil.getBytes(idFrame)));
+        Pipe p = byId.get(idFrame);
         if (p == null || !p.isActive() || msg.size() < 2) {
             if (mandatory) {
                 throw new ZmtpSocketException.HostUnreachable("no peer with routing id "

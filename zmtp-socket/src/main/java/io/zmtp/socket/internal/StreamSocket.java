@@ -7,11 +7,7 @@ import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpSocketException;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * STREAM (libzmq's ZMQ_STREAM): talks to plain tcp peers, no ZMTP. Each connection gets a 5-byte routing id
@@ -23,12 +19,11 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class StreamSocket extends SocketBase {
     private final FairQueue fq = new FairQueue();
-    private final Map<ByteBuffer, Pipe> byId = new HashMap<>();
+    private final RoutingTable byId = new RoutingTable();
     /** Connect and disconnect notices, and a lost connection's last data, for the application before the rest. */
     private final ArrayDeque<ZmtpMessage> notices = new ArrayDeque<>();
     private final ArrayDeque<Pipe> noticesFrom = new ArrayDeque<>();
     private Pipe lastFrom;
-    private int nextId = ThreadLocalRandom.current().nextInt();
 
     public StreamSocket(SocketContext context) {
         super(context, ZmtpSocketType.STREAM);
@@ -47,16 +42,15 @@ public final class StreamSocket extends SocketBase {
     @Override
     protected void xdetach(Pipe pipe) {
         fq.remove(pipe);
-        unmap(pipe);
+        byId.remove(pipe);
     }
 
     @Override
     protected void xconnected(Pipe pipe) {
-        int n = nextId++;
-        byte[] id = {0, (byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n};
+        byte[] id = byId.newId();
         pipe.routingId(id);
         pipe.routable(true);
-        byId.put(ByteBuffer.wrap(id), pipe);
+        byId.put(id, pipe);
         notice(pipe, id);
     }
 
@@ -73,20 +67,13 @@ public final class StreamSocket extends SocketBase {
             noticesFrom.add(pipe);
         }
         notice(pipe, id);
-        unmap(pipe);
+        byId.remove(pipe);
         pipe.routable(false);
     }
 
     private void notice(Pipe pipe, byte[] id) {
         notices.add(ZmtpMessage.wrap(Unpooled.wrappedBuffer(id.clone()), Unpooled.EMPTY_BUFFER));
         noticesFrom.add(pipe);
-    }
-
-    private void unmap(Pipe pipe) {
-        byte[] id = pipe.routingId();
-        if (id != null) {
-            byId.remove(ByteBuffer.wrap(id), pipe);
-        }
     }
 
     @Override
@@ -118,7 +105,7 @@ public final class StreamSocket extends SocketBase {
     @Override
     protected boolean xsend(ZmtpMessage msg) {
         ByteBuf idFrame = msg.frame(0);
-        Pipe p = byId.get(ByteBuffer.wrap(ByteBufUtil.getBytes(idFrame)));
+        Pipe p = byId.get(idFrame);
         if (p == null || !p.isActive()) {
             throw new ZmtpSocketException.HostUnreachable("STREAM: no peer with routing id "
                     + ByteBufUtil.hexDump(idFrame) + " (EHOSTUNREACH)");
