@@ -44,6 +44,11 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
     private long messageBytes;
     private boolean inMessage;
     private boolean failed;
+    /** Bytes arrived, and a message or command was completed, since the last read completed. */
+    private boolean readSinceComplete;
+    private boolean producedSinceComplete;
+    /** A command was decoded by this call to decode: it stops there. */
+    private boolean commandDecoded;
 
     public ZmtpFrameDecoder(ZmtpVersion version, long maxMessageSize, ZmtpMessageReader messageReader) {
         if (maxMessageSize <= 0 || maxMessageSize > Integer.MAX_VALUE - 16) {
@@ -62,8 +67,11 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
             return;
         }
         try {
+            // A command goes down the pipeline before any frame after it is read: a message reader may deliver
+            // messages as it reads them (the socket layer's does), and a SUBSCRIBE must keep its place among them.
+            commandDecoded = false;
             boolean progress = true;
-            while (progress && in.isReadable()) {
+            while (progress && !commandDecoded && in.isReadable()) {
                 progress = version == ZmtpVersion.ZMTP_10 ? decodeFrame10(ctx, in, out) : decodeFrame(ctx, in, out);
             }
         } catch (RuntimeException e) {
@@ -124,6 +132,8 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
             throw new ZmtpCodecException("peer sent ERROR: " + reason);
         }
         out.add(command);
+        commandDecoded = true;
+        producedSinceComplete = true;
         return true;
     }
 
@@ -149,9 +159,37 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
                     + " of " + length + " frame bytes");
         }
         inMessage = more;
+        if (!more) {
+            producedSinceComplete = true;
+        }
         // Within maxMessageSize (checked above) + FRAME_OVERHEAD: no overflow. The next frame's check sees the excess.
         messageBytes = more ? messageBytes + size + ZmtpConstants.FRAME_OVERHEAD : 0;
         return true;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof ByteBuf) {
+            readSinceComplete = true;
+        }
+        super.channelRead(ctx, msg);
+    }
+
+    /**
+     * As ByteToMessageDecoder's, except for when it asks for another read with auto-read off: it does when it fired
+     * nothing down the pipeline (so that a partial frame completes), but a message reader may deliver messages
+     * without firing anything (the socket layer's does), and a channel paused at its high-water mark would then keep
+     * reading. So this asks only if nothing was completed at all: no message, no command.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        discardSomeReadBytes();
+        if (readSinceComplete && !producedSinceComplete && !ctx.channel().config().isAutoRead()) {
+            ctx.read();
+        }
+        readSinceComplete = false;
+        producedSinceComplete = false;
+        ctx.fireChannelReadComplete();
     }
 
     private void fail(ChannelHandlerContext ctx, ByteBuf in, Exception cause) {

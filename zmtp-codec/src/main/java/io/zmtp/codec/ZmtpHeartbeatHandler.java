@@ -30,6 +30,8 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
     private ScheduledFuture<?> pingTimer;
     private ScheduledFuture<?> timeoutTimer;
     private ScheduledFuture<?> ttlTimer;
+    /** The TTL timer was started by a PING of the read now in progress: that read's end must not cancel it. */
+    private boolean ttlStartedThisRead;
 
     public ZmtpHeartbeatHandler(ZmtpVersion version, ZmtpConfig config) {
         this.intervalMillis = config.heartbeatIntervalMillis();
@@ -75,6 +77,21 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
         ctx.fireChannelRead(msg);
     }
 
+    /**
+     * Any read counts as traffic, whether or not it reached this handler: a message reader may hand messages to the
+     * application without sending them down the pipeline.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (ttlStartedThisRead) {
+            ttlStartedThisRead = false;
+            cancelTimeoutTimer();
+        } else {
+            cancelTrafficTimers();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
     private void onPing(ChannelHandlerContext ctx, ByteBuf body) {
         if (body.readableBytes() < 2) {
             // Like the frame decoder's protocol errors: close with an event, don't throw at the application.
@@ -90,6 +107,7 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
         ctx.writeAndFlush(ZmtpCommand.pong(body.readRetainedSlice(contextLength)));
         if (ttl > 0 && ttlTimer == null) {
             long ttlMillis = ttl * 100L;
+            ttlStartedThisRead = true;
             ttlTimer = ctx.executor().schedule(() -> expire(ctx, "no traffic within the peer's TTL of " + ttlMillis
                     + " ms"), ttlMillis, TimeUnit.MILLISECONDS);
         }
@@ -103,13 +121,17 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
     }
 
     private void cancelTrafficTimers() {
-        if (timeoutTimer != null) {
-            timeoutTimer.cancel(false);
-            timeoutTimer = null;
-        }
+        cancelTimeoutTimer();
         if (ttlTimer != null) {
             ttlTimer.cancel(false);
             ttlTimer = null;
+        }
+    }
+
+    private void cancelTimeoutTimer() {
+        if (timeoutTimer != null) {
+            timeoutTimer.cancel(false);
+            timeoutTimer = null;
         }
     }
 

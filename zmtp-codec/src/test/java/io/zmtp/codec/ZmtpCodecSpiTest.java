@@ -145,4 +145,71 @@ class ZmtpCodecSpiTest {
             assertThat(p.channel.isOpen()).isFalse();
         }
     }
+
+    /**
+     * A reader that hands messages to the application itself (as the socket layer's does): it records them where the
+     * pipeline's end records commands, so the order the two reach the application in shows.
+     */
+    private static ZmtpMessageReader delivering(List<Object> seen) {
+        return new ZmtpMessageReader() {
+            @Override
+            public void readFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
+                seen.add(in.readCharSequence(length, StandardCharsets.US_ASCII).toString());
+            }
+
+            @Override
+            public void discard() {
+            }
+        };
+    }
+
+    @Test
+    void shouldKeepACommandInItsPlaceAmongMessagesAReaderDeliversItself() {
+        List<Object> seen = new ArrayList<>();
+        ZmtpConfig config = ZmtpConfig.builder(ZmtpSocketType.XPUB).messageReader(() -> delivering(seen)).build();
+        try (TestPeer p = TestPeer.handshaken(config, ZmtpSocketType.XSUB, 1)) {
+            p.channel.pipeline().addBefore("recorder", "commands", new io.netty.channel.ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    if (msg instanceof ZmtpCommand) {
+                        seen.add(((ZmtpCommand) msg).name());
+                    }
+                    ctx.fireChannelRead(msg);
+                }
+            });
+            // One read: a message, a SUBSCRIBE, a message.
+            p.feed(concat(message(ascii("first")), Wire.command("SUBSCRIBE", ascii("topic")), message(ascii("last"))));
+            assertThat(seen).containsExactly("first", "SUBSCRIBE", "last");
+        }
+    }
+
+    /**
+     * With auto-read off (a socket at its receive high-water mark), a read that completed a message asks for no
+     * further read, even though nothing went down the pipeline; one that left a frame incomplete does.
+     */
+    @Test
+    void shouldNotKeepReadingAPausedChannelWhoseReaderDeliversItself() {
+        List<Object> seen = new ArrayList<>();
+        ZmtpConfig config = ZmtpConfig.builder(DEALER).messageReader(() -> delivering(seen)).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            int[] reads = {0};
+            p.channel.pipeline().addFirst(new io.netty.channel.ChannelOutboundHandlerAdapter() {
+                @Override
+                public void read(ChannelHandlerContext ctx) {
+                    reads[0]++;
+                    ctx.read();
+                }
+            });
+            p.channel.config().setAutoRead(false);
+            reads[0] = 0;
+            p.feed(message(ascii("whole")));
+            assertThat(seen).containsExactly("whole");
+            assertThat(reads[0]).as("reads asked for after a complete message").isZero();
+            byte[] next = message(ascii("split"));
+            p.feed(java.util.Arrays.copyOf(next, 3));
+            assertThat(reads[0]).as("reads asked for after part of a frame").isEqualTo(1);
+            p.feed(java.util.Arrays.copyOfRange(next, 3, next.length));
+            assertThat(seen).containsExactly("whole", "split");
+        }
+    }
 }

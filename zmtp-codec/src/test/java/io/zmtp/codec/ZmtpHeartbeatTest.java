@@ -1,6 +1,10 @@
 package io.zmtp.codec;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static io.zmtp.codec.Wire.ascii;
 import static io.zmtp.codec.Wire.command;
@@ -141,6 +145,32 @@ class ZmtpHeartbeatTest {
             p.advance(500);
             assertThat(p.channel.isOpen()).isFalse();
             assertThat(p.inbound(ZmtpProtocolErrorEvent.class)).hasSize(1);
+        }
+    }
+
+    /** What a message reader hands the application itself (the socket layer's does) is traffic too. */
+    @Test
+    void shouldCountMessagesThatNeverReachThePipelineAsTraffic() {
+        ZmtpMessageReader swallowing = new ZmtpMessageReader() {
+            @Override
+            public void readFrame(ChannelHandlerContext ctx, ByteBuf in, int length, boolean more, List<Object> out) {
+                in.skipBytes(length);
+            }
+
+            @Override
+            public void discard() {
+            }
+        };
+        ZmtpConfig config = dealer().heartbeatIntervalMillis(1000).heartbeatTimeoutMillis(1500)
+                .messageReader(() -> swallowing).build();
+        try (TestPeer p = TestPeer.handshaken(config, DEALER, 1)) {
+            p.advance(1000); // PING #1; timeout would fire at 2500
+            p.feed(message(ascii("traffic"))); // never reaches the heartbeat handler's channelRead
+            p.advance(1000); // PING #2 at 2000; new timeout at 3500
+            p.advance(1000);
+            assertThat(p.channel.isOpen()).isTrue();
+            p.advance(500);
+            assertThat(p.channel.isOpen()).isFalse();
         }
     }
 

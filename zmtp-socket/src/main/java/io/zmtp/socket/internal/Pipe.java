@@ -937,19 +937,28 @@ public final class Pipe {
 
     /**
      * Queues {@code msg} in place of the oldest queued message when the pipe is at SNDHWM (DROP_OLDEST). User side,
-     * under the socket lock (the producer). The producer takes the consumer role for one poll ({@code tryClaim}):
-     * if the drain holds it, the drain is moving messages out and room is coming, so this looks once more and
-     * otherwise gives up (false: the caller drops {@code msg} instead). Only an application message is evicted,
-     * never a subscription or other command. Returns true if the pipe took {@code msg}.
+     * under the socket lock (the producer). The producer takes the consumer role for one poll, waiting for it if a
+     * drain or a discard holds it: they never block while they hold it, and a drain that finds the channel full lets
+     * go at once. Giving up instead would drop the newest message whenever a drain happened to be looking, which is
+     * DROP_NEWEST. Only an application message is evicted, never a subscription or other command; if the head of the
+     * queue is a command, the caller drops {@code msg} (false). Returns true if the pipe took {@code msg}.
      */
     boolean offerReplacingOldest(Object msg) {
         if (state == State.TERMINATED) {
             return false;
         }
-        if (!out.producerBelow(sndHwm) && out.tryClaim()) {
+        if (!out.producerBelow(sndHwm)) {
+            for (int spins = 0; !out.tryClaim(); spins++) {
+                if (spins < 64) {
+                    Thread.onSpinWait();
+                } else {
+                    Thread.yield();
+                }
+            }
             Object oldest = null;
             try {
-                Object head = out.peek();
+                // Looked at again: a drain that held the queue may have made room meanwhile.
+                Object head = out.producerBelow(sndHwm) ? null : out.peek();
                 if (head instanceof ZmtpMessage || head instanceof TrackedMessage) {
                     oldest = pollOut();
                 }

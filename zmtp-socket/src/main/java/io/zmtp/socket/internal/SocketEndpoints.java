@@ -67,8 +67,15 @@ final class SocketEndpoints {
             ch.attr(InprocTransport.LOCAL_END).set(new InprocEnd(pipe, ch));
         }
         ch.pipeline().addLast(ConnectionMonitorHandler.NAME, new ConnectionMonitorHandler(pipe));
-        ch.pipeline().addLast("zmtp-handshake",
-                socket.xrawStream() ? new StreamConnectionHandler() : transport.handshakeHandler(config));
+        if (socket.xrawStream()) {
+            ch.pipeline().addLast("zmtp-handshake", new StreamConnectionHandler());
+        } else {
+            // Messages go from the decoder straight to the pipe (PipeMessageReader); commands down the pipeline.
+            boolean readsMessages = socket.readsMessages();
+            ZmtpConfig connectionConfig = config.toBuilder()
+                    .messageReader(() -> new PipeMessageReader(pipe, readsMessages)).build();
+            ch.pipeline().addLast("zmtp-handshake", transport.handshakeHandler(connectionConfig));
+        }
         ch.pipeline().addLast("zmtp-socket",
                 new PipeHandler(pipe, socket.readsMessages(), socket.acceptsSubscriptions(), onHandshake));
     }
