@@ -3,13 +3,14 @@ package io.zmtp.codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.netty.util.AbstractReferenceCounted;
 import io.netty.util.IllegalReferenceCountException;
+import io.netty.util.ReferenceCounted;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * A multipart ZeroMQ message: one or more frames (zero-length frames allowed), delivered and sent whole.
@@ -32,14 +33,25 @@ import java.util.List;
  * to write later (a socket's outbound queue) can check {@link #isAccessible()} up front and refuse the message
  * there, where the caller still gets the error.
  *
- * <p>A message is not thread-safe; hand it from one thread to another, don't share it.
+ * <p>A message is not thread-safe; hand it from one thread to another, don't share it. Its reference count is
+ * atomic, as a buffer's is, so that a message retained for several writers can be released from their threads.
+ *
+ * <h2>Layout</h2>
+ * One object per message of one frame, the common case on both paths: the frame is held in a field and an array is
+ * made only for a second frame (or an envelope). The reference count is a field of the message itself, not a
+ * separate object as Netty 4.2's {@code AbstractReferenceCounted} makes it.
  *
  * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Message Specification"</a>
  */
-public final class ZmtpMessage extends AbstractReferenceCounted {
+public final class ZmtpMessage implements ReferenceCounted {
     private static final ByteBuf[] NO_FRAMES = new ByteBuf[0];
+    private static final AtomicIntegerFieldUpdater<ZmtpMessage> REF_CNT =
+            AtomicIntegerFieldUpdater.newUpdater(ZmtpMessage.class, "refCnt");
 
+    private volatile int refCnt = 1;
+    /** The frames {@code [first, end)}; null while the message has at most one, which is then {@code only}. */
     private ByteBuf[] frames;
+    private ByteBuf only;
     private int first;
     private int end;
 
@@ -47,6 +59,11 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
         this.frames = frames;
         this.first = 0;
         this.end = count;
+    }
+
+    private ZmtpMessage(ByteBuf only) {
+        this.only = only;
+        this.end = 1;
     }
 
     /**
@@ -62,7 +79,7 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
      * where the varargs form would make one and copy it.
      */
     public static ZmtpMessage wrap(ByteBuf frame) {
-        return new ZmtpMessage(new ByteBuf[] {frame}, 1);
+        return new ZmtpMessage(frame);
     }
 
     /** A message of the given frames; takes over the caller's reference to each. */
@@ -70,7 +87,7 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
         if (frames.length == 0) {
             throw new IllegalArgumentException("a message has at least one frame");
         }
-        return new ZmtpMessage(frames.clone(), frames.length);
+        return frames.length == 1 ? new ZmtpMessage(frames[0]) : new ZmtpMessage(frames.clone(), frames.length);
     }
 
     /** A message of the given frames; takes over the caller's reference to each. */
@@ -117,7 +134,7 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
     /** The frame at {@code index}, lent (see class doc). */
     public ByteBuf frame(int index) {
         checkIndex(index);
-        return frames[first + index];
+        return frames == null ? only : frames[first + index];
     }
 
     /** A copy of the frame's bytes. */
@@ -155,9 +172,13 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
 
     /** Total bytes in all frames. */
     public long contentLength() {
+        ByteBuf[] fs = frames;
+        if (fs == null) {
+            return end == 0 ? 0 : only.readableBytes();
+        }
         long n = 0;
         for (int i = first; i < end; i++) {
-            n += frames[i].readableBytes();
+            n += fs[i].readableBytes();
         }
         return n;
     }
@@ -165,6 +186,9 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
     /** Appends a frame, taking over the caller's reference. */
     public ZmtpMessage add(ByteBuf frame) {
         ensureAccessible();
+        if (frames == null) {
+            inflate();
+        }
         if (end == frames.length) {
             frames = Arrays.copyOf(frames, Math.max(4, frames.length * 2));
         }
@@ -175,6 +199,9 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
     /** Prepends a frame (an envelope), taking over the caller's reference. */
     public ZmtpMessage addFirst(ByteBuf frame) {
         ensureAccessible();
+        if (frames == null) {
+            inflate();
+        }
         if (first == 0) {
             int count = size();
             int room = Math.max(2, count);
@@ -192,9 +219,28 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
     public ByteBuf removeFirst() {
         ensureAccessible();
         checkIndex(0);
+        if (frames == null) {
+            ByteBuf f = only;
+            only = null;
+            end = 0;
+            return f;
+        }
         ByteBuf f = frames[first];
         frames[first++] = null;
         return f;
+    }
+
+    /** From a field to an array, for a second frame or an envelope. */
+    private void inflate() {
+        ByteBuf[] fs = new ByteBuf[4];
+        int n = end - first;
+        if (n == 1) {
+            fs[0] = only;
+        }
+        only = null;
+        frames = fs;
+        first = 0;
+        end = n;
     }
 
     private void ensureAccessible() {
@@ -209,19 +255,56 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
         }
     }
 
-    @Override
-    protected void deallocate() {
-        for (int i = first; i < end; i++) {
-            frames[i].release();
-            frames[i] = null;
+    private void deallocate() {
+        ByteBuf[] fs = frames;
+        if (fs == null) {
+            if (end > first) {
+                only.release();
+                only = null;
+            }
+        } else {
+            for (int i = first; i < end; i++) {
+                fs[i].release();
+                fs[i] = null;
+            }
         }
         first = end = 0;
     }
 
     @Override
+    public int refCnt() {
+        return refCnt;
+    }
+
+    @Override
+    public boolean release() {
+        return release(1);
+    }
+
+    @Override
+    public boolean release(int decrement) {
+        if (decrement <= 0) {
+            throw new IllegalArgumentException("decrement: " + decrement + " (expected: > 0)");
+        }
+        for (;;) {
+            int count = refCnt;
+            if (count < decrement) {
+                throw new IllegalReferenceCountException(count, -decrement);
+            }
+            if (REF_CNT.compareAndSet(this, count, count - decrement)) {
+                if (count == decrement) {
+                    deallocate();
+                    return true;
+                }
+                return false;
+            }
+        }
+    }
+
+    @Override
     public ZmtpMessage touch(Object hint) {
-        for (int i = first; i < end; i++) {
-            frames[i].touch(hint);
+        for (int i = 0, n = size(); i < n; i++) {
+            frame(i).touch(hint);
         }
         return this;
     }
@@ -233,14 +316,23 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
 
     @Override
     public ZmtpMessage retain() {
-        super.retain();
-        return this;
+        return retain(1);
     }
 
     @Override
     public ZmtpMessage retain(int increment) {
-        super.retain(increment);
-        return this;
+        if (increment <= 0) {
+            throw new IllegalArgumentException("increment: " + increment + " (expected: > 0)");
+        }
+        for (;;) {
+            int count = refCnt;
+            if (count == 0 || count > Integer.MAX_VALUE - increment) {
+                throw new IllegalReferenceCountException(count, increment);
+            }
+            if (REF_CNT.compareAndSet(this, count, count + increment)) {
+                return this;
+            }
+        }
     }
 
     @Override
@@ -249,11 +341,11 @@ public final class ZmtpMessage extends AbstractReferenceCounted {
         if (refCnt() == 0) {
             return sb.append("released]").toString();
         }
-        for (int i = first; i < end; i++) {
-            if (i > first) {
+        for (int i = 0, count = size(); i < count; i++) {
+            if (i > 0) {
                 sb.append(", ");
             }
-            ByteBuf f = frames[i];
+            ByteBuf f = frame(i);
             int n = Math.min(f.readableBytes(), 32);
             sb.append(ZmtpPrintable.of(ByteBufUtil.getBytes(f, f.readerIndex(), n)));
             if (n < f.readableBytes()) {

@@ -80,6 +80,51 @@ class ZmtpMessageTest {
         removed.forEach(ByteBuf::release);
     }
 
+    /** A one-frame message keeps its frame in a field until a second frame or an envelope needs an array. */
+    @Test
+    void shouldGoFromOneFrameToManyAndBackToNone() {
+        ByteBuf body = buf("body");
+        ZmtpMessage m = ZmtpMessage.wrap(body);
+        assertThat(m.size()).isEqualTo(1);
+        assertThat(m.frame(0)).isSameAs(body);
+        assertThat(m.contentLength()).isEqualTo(4);
+        assertThat(m.removeFirst()).isSameAs(body);
+        assertThat(m.size()).isZero();
+        assertThat(m.contentLength()).isZero();
+        assertThatThrownBy(() -> m.frame(0)).isInstanceOf(IndexOutOfBoundsException.class);
+        m.add(body);
+        m.addFirst(buf("id"));
+        m.add(buf("tail"));
+        assertThat(m.toStrings()).containsExactly("id", "body", "tail");
+        assertThat(m.toString()).isEqualTo("ZmtpMessage[\"id\", \"body\", \"tail\"]");
+        m.release();
+        assertThat(body.refCnt()).isZero();
+
+        ByteBuf only = buf("x");
+        ZmtpMessage one = ZmtpMessage.wrap(only);
+        one.addFirst(buf("envelope"));
+        assertThat(one.toStrings()).containsExactly("envelope", "x");
+        one.release();
+        assertThat(only.refCnt()).isZero();
+    }
+
+    @Test
+    void shouldCountReferencesAndRefuseWhatNettyRefuses() {
+        ByteBuf frame = buf("a");
+        ZmtpMessage m = ZmtpMessage.wrap(frame);
+        assertThat(m.retain(2).refCnt()).isEqualTo(3);
+        assertThat(m.release(2)).isFalse();
+        assertThatThrownBy(() -> m.release(2)).isInstanceOf(IllegalReferenceCountException.class);
+        assertThatThrownBy(() -> m.retain(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> m.release(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> m.retain(Integer.MAX_VALUE)).isInstanceOf(IllegalReferenceCountException.class);
+        assertThat(m.refCnt()).isEqualTo(1);
+        assertThat(frame.refCnt()).as("the message's count, not its frames'").isEqualTo(1);
+        assertThat(m.release()).isTrue();
+        assertThat(frame.refCnt()).isZero();
+        assertThatThrownBy(m::retain).isInstanceOf(IllegalReferenceCountException.class);
+    }
+
     @Test
     void shouldRefuseUseAfterRelease() {
         ZmtpMessage m = ZmtpMessage.of("a");

@@ -5,7 +5,7 @@ import io.zmtp.codec.ZmtpMessage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A pipe's inbound queue: messages travel from the connection to the application in batches, one per read from the
@@ -19,9 +19,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *       may also be added from any thread ({@link #addBatch}: an inproc peer's subscriptions, what an ended inproc
  *       link left).</li>
  *   <li>{@code count} is the messages in published batches, updated once per batch on each side.</li>
- *   <li>A batch the application has emptied goes back to the I/O thread through a one-slot exchange ({@code spare}):
- *       the user side stores it only into an empty slot (release), the I/O thread takes it with an atomic swap
- *       (acquire), so a batch is reused only after its reader is done with it, and a steady flow allocates none.</li>
+ *   <li>A batch the application has emptied goes back to the I/O thread through a ring of spare slots ({@code
+ *       spares}, single producer: the user side; single consumer: the I/O thread). Each side owns its index; a slot
+ *       is filled only when empty and emptied only when full, with a release store after and an acquire load
+ *       before, so a batch is reused only once its reader is done with it. With room for the batches a full queue
+ *       holds, a steady flow allocates none; a batch that finds the ring full is left to the collector.</li>
  *   <li>Bytes queued are counted per published batch, bytes taken per message (user side, single writer), both
  *       monotonic, read by anyone as a difference.</li>
  * </ul>
@@ -32,7 +34,13 @@ final class InboundQueue {
 
     private final ConcurrentLinkedQueue<InboundBatch> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger count = new AtomicInteger();
-    private final AtomicReference<InboundBatch> spare = new AtomicReference<>();
+    /** Spare batches (a power of two): enough for a queue at the default RCVHWM of 1000 in full batches. */
+    private static final int SPARES = 16;
+    private final AtomicReferenceArray<InboundBatch> spares = new AtomicReferenceArray<>(SPARES);
+    /** User side only: the next slot to give a spare back into. */
+    private int spareIn;
+    /** I/O thread only: the next slot to take a spare from. */
+    private int spareOut;
     private final AtomicLong bytesQueued = new AtomicLong();
     private final AtomicLong bytesTaken = new AtomicLong();
     /** I/O thread only. */
@@ -46,8 +54,12 @@ final class InboundQueue {
     boolean add(ZmtpMessage msg) {
         InboundBatch f = filling;
         if (f == null) {
-            f = spare.getAndSet(null);
-            if (f == null) {
+            int slot = spareOut & (SPARES - 1);
+            f = spares.get(slot);
+            if (f != null) {
+                spares.lazySet(slot, null);
+                spareOut++;
+            } else {
                 f = new InboundBatch(BATCH, true);
             }
             filling = f;
@@ -163,9 +175,11 @@ final class InboundQueue {
             return;
         }
         taking = null;
-        if (t.recyclable && spare.get() == null) {
+        int slot = spareIn & (SPARES - 1);
+        if (t.recyclable && spares.get(slot) == null) {
             t.clear();
-            spare.lazySet(t);
+            spares.lazySet(slot, t);
+            spareIn++;
         }
     }
 }
