@@ -1,6 +1,5 @@
 package io.zmtp.tools.bench;
 
-import io.netty.buffer.ByteBuf;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
@@ -13,36 +12,38 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One ROUTER, many DEALERs, in one JVM: a ROUTER bound on tcp://127.0.0.1 in a context of its own, {@code --peers}
- * DEALER sockets connected to it from a second context. Measures what a peer costs: the time until the ROUTER has
- * completed every handshake ({@link ZmtpSocketEvent.Type#HANDSHAKE_SUCCEEDED}), heap used after a GC and the
- * process's resident set ({@code VmRSS}) before the DEALERs exist and once all are connected, and then the
- * request/reply rate with each DEALER keeping {@code --inflight} requests outstanding while one thread echoes them
- * on the ROUTER. Both ends are in this process, so a figure "per peer" is a DEALER socket and its connection plus
- * the ROUTER's peer and its connection.
+ * One ROUTER, many DEALERs: a ROUTER bound on tcp://127.0.0.1 in a context of its own, {@code --peers} DEALER sockets
+ * connected to it from a second context ({@link DealerFleet}), in this JVM or, with {@code --dealer-process}, in a
+ * child JVM (the ROUTER's process then holds one descriptor per peer instead of two, which is what lets 10,000 peers
+ * fit under a 20,000-descriptor limit). Measures what a peer costs: the time until the ROUTER has completed every
+ * handshake ({@link ZmtpSocketEvent.Type#HANDSHAKE_SUCCEEDED}), heap used after a GC and resident set before the
+ * DEALERs exist and once all are connected, for each process; then the rate at which one thread on the ROUTER echoes
+ * requests while each DEALER keeps {@code --inflight} outstanding.
  *
- * <p>The DEALERs are driven without a thread each: a reply completes the DEALER's {@code receiveAsync}, whose
- * callback sends the next request and asks for the next reply, as an application holding many sockets would.
+ * <p>In one JVM a figure "per peer" is a DEALER socket and its connection plus the ROUTER's peer and its connection;
+ * with {@code --dealer-process} the two sides are reported apart.
  */
 @Command(name = "router-scale", mixinStandardHelpOptions = true,
-        description = "One ROUTER and N DEALERs on zmtp-socket over tcp://127.0.0.1 in one JVM: connect time, heap "
-                + "and resident memory per peer, then the request/reply rate, a line per second.")
+        description = "One ROUTER and N DEALERs on zmtp-socket over tcp://127.0.0.1: connect time, heap and resident "
+                + "memory per peer, then the request/reply rate, a line per second.")
 public final class RouterScaleBench implements Callable<Integer> {
     private static final Duration POLL = Duration.ofMillis(100);
+    private static final String CHILD = "dealers: ";
 
     @Mixin
     BenchOptions options;
@@ -55,9 +56,17 @@ public final class RouterScaleBench implements Callable<Integer> {
             description = "Requests each DEALER keeps outstanding (default: ${DEFAULT-VALUE}).")
     int inflight;
 
-    @Option(names = "--connect-timeout", defaultValue = "300",
+    @Option(names = "--connect-timeout", defaultValue = "120",
             description = "Seconds to wait for every handshake (default: ${DEFAULT-VALUE}).")
     int connectTimeoutSeconds;
+
+    @Option(names = "--dealer-process",
+            description = "Run the DEALERs in a child JVM (same class path and JVM options) instead of this one.")
+    boolean dealerProcess;
+
+    /** The child's side of --dealer-process: connect to this endpoint, report, and serve lines from stdin. */
+    @Option(names = "--dealer-side", hidden = true)
+    String dealerSide;
 
     @Override
     public Integer call() throws Exception {
@@ -71,12 +80,14 @@ public final class RouterScaleBench implements Callable<Integer> {
             System.err.println("zmtp bench router-scale: " + e.getMessage());
             return 2;
         }
+        return dealerSide != null ? runDealerSide() : runRouter();
+    }
+
+    private int runRouter() throws Exception {
         LongAdder handshakes = new LongAdder();
-        LongAdder replies = new LongAdder();
+        LongAdder echoed = new LongAdder();
         AtomicBoolean running = new AtomicBoolean(true);
-        List<ZmtpSocket> dealers = new ArrayList<>(peers);
         try (ZmtpContext routerContext = options.context.newContext();
-             ZmtpContext dealerContext = options.context.newContext();
              ZmtpSocket router = routerContext.socket(ZmtpSocketType.ROUTER)) {
             // Every DEALER's requests must fit the ROUTER's queues, or it would drop replies (HWM per peer).
             router.setOption(ZmtpSocketOption.SNDHWM, Math.max(1000, 2 * inflight));
@@ -89,60 +100,51 @@ public final class RouterScaleBench implements Callable<Integer> {
             });
             String endpoint = router.bind("tcp://127.0.0.1:*");
             System.out.printf("zmtp bench router-scale: %d DEALER -> ROUTER over %s, %d x %d B frames per request, "
-                            + "%d in flight per DEALER, %d I/O thread(s) per side, %s, socket layer, %d s%n", peers,
-                    endpoint, options.frames, options.size, inflight, options.context.ioThreads(),
+                            + "%d in flight per DEALER, %d I/O thread(s) per side, DEALERs in %s, %s, socket layer, "
+                            + "%d s%n", peers, endpoint, options.frames, options.size, inflight,
+                    options.context.ioThreads(), dealerProcess ? "a child JVM" : "this JVM",
                     routerContext.isNativeTransport() ? "epoll" : "nio", options.durationSeconds);
-            Memory before = Memory.measure();
-            System.out.printf("before: heap %,d KiB after GC, RSS %s%n", before.heapBytes / 1024,
-                    kib(before.rssBytes));
+            ProcessMemory before = ProcessMemory.measure();
+            System.out.println("before: " + before.describe());
+            Dealers dealers = dealerProcess ? new ChildDealers(endpoint) : new LocalDealers(endpoint);
             try {
-                long start = System.nanoTime();
-                for (int i = 0; i < peers; i++) {
-                    ZmtpSocket dealer = dealerContext.socket(ZmtpSocketType.DEALER);
-                    dealers.add(dealer);
-                    dealer.setOption(ZmtpSocketOption.LINGER, 0);
-                    dealer.connect(endpoint);
-                }
-                long created = System.nanoTime();
+                long start = dealers.startConnecting();
                 if (!awaitHandshakes(handshakes, start)) {
                     System.err.printf("zmtp bench router-scale: %d of %d handshakes within %d s%n", handshakes.sum(),
                             peers, connectTimeoutSeconds);
                     return 1;
                 }
-                long connected = System.nanoTime();
-                Memory after = Memory.measure();
-                System.out.printf("connected: %d peers in %,d ms (connect calls took %,d ms); %,.0f handshakes/s%n",
-                        peers, TimeUnit.NANOSECONDS.toMillis(connected - start),
-                        TimeUnit.NANOSECONDS.toMillis(created - start),
-                        peers * 1e9 / (connected - start));
-                System.out.printf("after: heap %,d KiB after GC, RSS %s; per peer: heap %,d B, RSS %s%n",
-                        after.heapBytes / 1024, kib(after.rssBytes), (after.heapBytes - before.heapBytes) / peers,
-                        before.rssBytes < 0 ? "n/a" : String.format("%,d B", (after.rssBytes - before.rssBytes) / peers));
-
-                Thread server = new Thread(() -> serve(router, running), "bench-router");
-                server.start();
-                ByteBuf payload = Payload.shared(options.size);
-                for (ZmtpSocket dealer : dealers) {
-                    for (int i = 0; i < inflight; i++) {
-                        dealer.send(request(payload));
-                    }
-                    awaitReplies(dealer, payload, replies, running);
+                long connectMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                ProcessMemory after = ProcessMemory.measure();
+                System.out.printf("connected: %d peers in %,d ms; %,.0f handshakes/s%n", peers, connectMillis,
+                        peers * 1000.0 / Math.max(1, connectMillis));
+                String perPeer = after.describeGrowth(before, peers);
+                if (dealerProcess) {
+                    ProcessMemory[] child = dealers.memory();
+                    perPeer = "ROUTER process " + perPeer + "; DEALER process " + child[1].describeGrowth(child[0], peers);
+                    System.out.println("after: ROUTER process " + after.describe() + "; DEALER process "
+                            + child[1].describe());
+                } else {
+                    System.out.println("after: " + after.describe());
                 }
+                System.out.println("per peer: " + perPeer);
+
+                Thread server = new Thread(() -> serve(router, running, echoed), "bench-router");
+                server.start();
+                dealers.startRequests();
                 long sum = 0;
-                ProgressPrinter printer = new ProgressPrinter(System.out, replies);
+                ProgressPrinter printer = new ProgressPrinter(System.out, echoed);
                 for (int s = 0; s < options.durationSeconds; s++) {
                     sum += printer.awaitAndPrint("");
                 }
                 running.set(false);
                 server.join();
                 System.out.printf("average: %,d requests/s over %d s with %d peers (%d in flight each); connect %,d ms; "
-                                + "per peer: heap %,d B, RSS %s%n", sum / options.durationSeconds,
-                        options.durationSeconds, peers, inflight, TimeUnit.NANOSECONDS.toMillis(connected - start),
-                        (after.heapBytes - before.heapBytes) / peers,
-                        before.rssBytes < 0 ? "n/a" : String.format("%,d B", (after.rssBytes - before.rssBytes) / peers));
+                                + "per peer: %s%n", sum / options.durationSeconds, options.durationSeconds, peers,
+                        inflight, connectMillis, perPeer);
             } finally {
                 running.set(false);
-                dealers.forEach(ZmtpSocket::close);
+                dealers.close();
             }
         }
         return 0;
@@ -167,84 +169,147 @@ public final class RouterScaleBench implements Callable<Integer> {
     }
 
     /** Echoes each request to the DEALER it came from (the routing id the ROUTER prepended addresses it). */
-    private static void serve(ZmtpSocket router, AtomicBoolean running) {
+    private static void serve(ZmtpSocket router, AtomicBoolean running, LongAdder echoed) {
         while (running.get()) {
             ZmtpMessage request = router.receive(POLL);
             if (request != null) {
                 router.send(request);
+                echoed.increment();
             }
+        }
+    }
+
+    /** The DEALER side, wherever it runs. */
+    private interface Dealers extends AutoCloseable {
+        /** Starts connecting every DEALER; returns the {@link System#nanoTime()} the first connect began at. */
+        long startConnecting() throws Exception;
+
+        /** The DEALER process's memory before and after connecting (only for a child process). */
+        ProcessMemory[] memory() throws Exception;
+
+        void startRequests() throws Exception;
+
+        @Override
+        void close() throws Exception;
+    }
+
+    private final class LocalDealers implements Dealers {
+        private final String endpoint;
+        private final ZmtpContext context = options.context.newContext();
+        private final DealerFleet fleet;
+
+        LocalDealers(String endpoint) {
+            this.endpoint = endpoint;
+            this.fleet = new DealerFleet(context, inflight, options.frames, Payload.shared(options.size));
+        }
+
+        @Override
+        public long startConnecting() {
+            long start = System.nanoTime();
+            fleet.connect(endpoint, peers);
+            return start;
+        }
+
+        @Override
+        public ProcessMemory[] memory() {
+            throw new UnsupportedOperationException("one process");
+        }
+
+        @Override
+        public void startRequests() {
+            fleet.start();
+        }
+
+        @Override
+        public void close() {
+            fleet.close();
+            context.close();
         }
     }
 
     /**
-     * Takes the DEALER's replies as they come: each one counted, released and answered with the next request. A
-     * reply that is already there completes {@code receiveAsync} on this thread, so those are taken in a loop here
-     * rather than by recursion; the first that isn't continues in its callback.
+     * A child JVM running {@link #runDealerSide()}: it answers on its stdout with "dealers: before heap=N rss=N" as it
+     * starts connecting, "dealers: connected heap=N rss=N" once all its DEALERs have handshaken, and takes "go" (start
+     * requests) and end of input (close and exit) on its stdin.
      */
-    private void awaitReplies(ZmtpSocket dealer, ByteBuf payload, LongAdder replies, AtomicBoolean running) {
-        while (running.get()) {
-            CompletableFuture<ZmtpMessage> next = dealer.receiveAsync().toCompletableFuture();
-            if (!next.isDone()) {
-                next.whenComplete((reply, failure) -> {
-                    if (reply != null && answer(dealer, reply, payload, replies, running)) {
-                        awaitReplies(dealer, payload, replies, running);
-                    }
-                });
-                return;
-            }
-            ZmtpMessage reply = next.getNow(null);
-            if (reply == null || !answer(dealer, reply, payload, replies, running)) {
-                return;
-            }
-        }
-    }
+    private final class ChildDealers implements Dealers {
+        private final Process process;
+        private final BufferedReader out;
+        private final PrintStream in;
+        private ProcessMemory before;
 
-    private boolean answer(ZmtpSocket dealer, ZmtpMessage reply, ByteBuf payload, LongAdder replies,
-                           AtomicBoolean running) {
-        reply.release();
-        replies.increment();
-        if (!running.get()) {
-            return false;
-        }
-        // Never blocks: the DEALER has at most --inflight requests queued, far below its SNDHWM.
-        return dealer.trySend(request(payload));
-    }
-
-    private ZmtpMessage request(ByteBuf payload) {
-        ZmtpMessage m = ZmtpMessage.create();
-        for (int i = 0; i < options.frames; i++) {
-            m.add(payload.duplicate());
-        }
-        return m;
-    }
-
-    private static String kib(long bytes) {
-        return bytes < 0 ? "n/a" : String.format("%,d KiB", bytes / 1024);
-    }
-
-    /** Heap in use after a full GC, and the process's resident set from /proc (Linux; -1 elsewhere). */
-    private record Memory(long heapBytes, long rssBytes) {
-        static Memory measure() throws InterruptedException {
-            for (int i = 0; i < 3; i++) {
-                System.gc();
-                Thread.sleep(100);
-            }
-            long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-            return new Memory(heap, rss());
+        ChildDealers(String endpoint) throws IOException {
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+            command.add("-cp");
+            command.add(System.getProperty("java.class.path"));
+            command.add("io.zmtp.tools.Zmtp");
+            command.addAll(List.of("bench", "router-scale", "--dealer-side", endpoint, "--peers", "" + peers,
+                    "--inflight", "" + inflight, "--size", "" + options.size, "--frames", "" + options.frames,
+                    "--io-threads", "" + options.context.ioThreads(), "--connect-timeout", "" + connectTimeoutSeconds,
+                    options.context.nativeTransport() ? "--native-transport" : "--no-native-transport"));
+            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
         }
 
-        private static long rss() {
-            try {
-                for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                    if (line.startsWith("VmRSS:")) {
-                        String[] parts = line.trim().split("\\s+");
-                        return Long.parseLong(parts[1]) * 1024;
-                    }
+        private String expect(String what) throws IOException {
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (line.startsWith(CHILD + what + " ")) {
+                    return line.substring(CHILD.length() + what.length() + 1);
                 }
-            } catch (IOException | RuntimeException e) {
-                // Not Linux: no /proc.
+                System.out.println("  (child) " + line);
             }
-            return -1;
+            throw new IOException("the DEALER process ended before it said '" + what + "'");
         }
+
+        @Override
+        public long startConnecting() throws IOException {
+            before = ProcessMemory.decode(expect("before"));
+            return System.nanoTime();
+        }
+
+        @Override
+        public ProcessMemory[] memory() throws IOException {
+            return new ProcessMemory[] {before, ProcessMemory.decode(expect("connected"))};
+        }
+
+        @Override
+        public void startRequests() {
+            in.println("go");
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            in.close();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    private int runDealerSide() throws Exception {
+        try (ZmtpContext context = options.context.newContext();
+             DealerFleet fleet = new DealerFleet(context, inflight, options.frames, Payload.shared(options.size))) {
+            System.out.println(CHILD + "before " + ProcessMemory.measure().encode());
+            fleet.connect(dealerSide, peers);
+            if (!fleet.awaitConnected(connectTimeoutSeconds, TimeUnit.SECONDS)) {
+                System.err.println("zmtp bench router-scale: DEALERs not all connected within " + connectTimeoutSeconds
+                        + " s");
+                return 1;
+            }
+            System.out.println(CHILD + "connected " + ProcessMemory.measure().encode());
+            BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            String line;
+            while ((line = stdin.readLine()) != null) {
+                if (line.equals("go")) {
+                    fleet.start();
+                }
+            }
+            fleet.stop();
+        }
+        return 0;
     }
 }
