@@ -11,6 +11,7 @@ import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.tools.Payload;
 import io.zmtp.tools.ProgressPrinter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
@@ -40,7 +41,7 @@ public final class FanoutBench implements Callable<Integer> {
     private static final Duration POLL = Duration.ofMillis(100);
     private static final long CONNECT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     BenchOptions options;
 
     @Option(names = "--subscribers", defaultValue = "10",
