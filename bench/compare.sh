@@ -22,6 +22,12 @@
 #                                    # receiving for INPROC_SECONDS (10) at INPROC_SIZE (100 B); the cell is the mean
 #                                    # rate of seconds 4 on (the first 3 are JIT warm-up), median of RUNS runs. Part
 #                                    # of the default sections over tcp (about 70 s at RUNS=3).
+#   SECTIONS=spotify bench/compare.sh # Spotify's netty4-zmtp 0.4.0 (its own JVM on Netty 4.0, bench/spotify/) in its
+#                                    # README's in-process shapes beside ours, one JVM each, SPOTIFY_SECONDS (10) per
+#                                    # run, mean of seconds 4 on: one-way 100 B (theirs; ours codec only and socket
+#                                    # layer) and request/reply with 1000 in flight, 6 frames (theirs: 9, 9, 0, 20, 40,
+#                                    # 100 B; ours: delimiter, 16 B header, 4 x 40 B; codec only and socket layer).
+#                                    # Not part of the default sections (about 4 minutes at RUNS=3).
 #
 # Installs what it needs: gcc/libzmq3-dev (apt-get, via install-libzmq.sh), JeroMQ (Maven), matplotlib (venv under
 # target/compare/venv).
@@ -52,6 +58,7 @@ CURVE_PUBLIC='rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7'
 CURVE_SECRET='JTKVSB%%)wK0E.X)V>+}o?pNmC{O&4W4b!Ni{Lh6'
 INPROC_SECONDS=${INPROC_SECONDS:-10}
 INPROC_SIZE=${INPROC_SIZE:-100}
+SPOTIFY_SECONDS=${SPOTIFY_SECONDS:-10}
 RR_SIZES=${RR_SIZES:-"16 1024"}
 RR_INFLIGHT=${RR_INFLIGHT:-1000}
 PORT=${PORT:-5700}
@@ -89,6 +96,9 @@ bash "$here/build.sh" "$out/bin" >&2
 if [[ " $IMPLS " == *" jeromq "* ]] && { has_section thr || has_section lat || has_section inproc; }; then
   (cd "$root" && ./mvnw -q -B -f bench/jeromq/pom.xml package -DskipTests) >&2
 fi
+if has_section spotify; then
+  (cd "$root" && ./mvnw -q -B -f bench/spotify/pom.xml package -DskipTests) >&2
+fi
 # One venv for both transports, under target/compare.
 venv="$root/target/compare/venv"
 if ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
@@ -102,6 +112,8 @@ cmd() { # impl tool -> command prefix
     libzmq) echo "$out/bin/$2" ;;
     zmtp) echo "java $java_opts -cp $root/zmtp-tools/target/zmtp-tools.jar:$root/zmtp-tools/target/lib/* io.zmtp.tools.Zmtp $2" ;;
     jeromq) echo "java -cp $root/bench/jeromq/target/jeromq-perf.jar:$root/bench/jeromq/target/lib/* JeromqPerf $2" ;;
+    # Netty 4.0 finds no direct-buffer access on JDK 9+ without these opens and falls back to heap buffers.
+    spotify) echo "java --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED -cp $root/bench/spotify/target/spotify-perf.jar:$root/bench/spotify/target/lib/* SpotifyPerf $2" ;;
   esac
 }
 
@@ -250,6 +262,37 @@ if has_section inproc; then
   for run in $(seq 1 "$RUNS"); do
     for impl in $IMPLS; do
       run_inproc "$impl" "$run"
+    done
+  done
+fi
+# Spotify netty4-zmtp's README shapes, each implementation in its own JVM, one after the other in each round.
+run_spotify() { # kind impl run
+  local kind=$1 impl=$2 run=$3 log="$out/last-spotify.txt" s=$SPOTIFY_SECONDS size
+  case "$kind/$impl" in
+    spot_thr/spotify) size=100; timeout 120 $(cmd spotify throughput) "$s" 100 > "$log" 2>&1 ;;
+    spot_thr/zmtp-codec) size=100; timeout 120 $(cmd zmtp bench) throughput --size 100 --duration "$s" > "$log" 2>&1 ;;
+    spot_thr/zmtp-socket) size=100
+      timeout 120 $(cmd zmtp bench) throughput --socket --size 100 --duration "$s" > "$log" 2>&1 ;;
+    spot_rr/spotify) size=178; timeout 120 $(cmd spotify reqrep) "$s" 1000 > "$log" 2>&1 ;;
+    spot_rr/zmtp-codec) size=176
+      timeout 120 $(cmd zmtp bench) custom-codec --zmtp-message --frames 4 --size 40 --inflight 1000 \
+        --duration "$s" > "$log" 2>&1 ;;
+    spot_rr/zmtp-socket) size=176
+      timeout 120 $(cmd zmtp bench) reqrep --frames 4 --size 40 --inflight 1000 --duration "$s" > "$log" 2>&1 ;;
+  esac || { echo "FAILED: $kind $impl: $(tail -3 "$log")" >&2; return 0; }
+  local steady
+  steady=$(awk '/^ *[0-9]+s: .* (messages|requests)\/s\./ { n = $1 + 0; r = $2; gsub(/,/, "", r); if (n >= 4 || '"$s"' < 4) { sum += r; c++ } }
+                END { if (c) printf "%d", sum / c }' "$log")
+  echo "$kind,$impl,$impl,$size,$run,$steady,,,,," >> "$results"
+  printf '  %-8s %-11s %4s B  run %d: %12s /s from second 4\n' "$kind" "$impl" "$size" "$run" "$steady" >&2
+}
+if has_section spotify; then
+  echo "== Spotify netty4-zmtp 0.4.0 shapes (one JVM each, ${SPOTIFY_SECONDS} s per run)" >&2
+  for run in $(seq 1 "$RUNS"); do
+    for kind in spot_thr spot_rr; do
+      for impl in spotify zmtp-codec zmtp-socket; do
+        run_spotify "$kind" "$impl" "$run"
+      done
     done
   done
 fi

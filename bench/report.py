@@ -17,6 +17,8 @@ rr = defaultdict(list)
 cthr = defaultdict(list)
 clat = defaultdict(list)
 inproc = defaultdict(list)
+# compare.sh's spotify section: kinds spot_thr (one-way) and spot_rr (request/reply), impl in local and remote.
+spot = defaultdict(list)
 with open(results) as f:
     for row in csv.DictReader(f):
         if not row["value"]:
@@ -28,6 +30,8 @@ with open(results) as f:
             rr[key].append(float(row["value"]))
         elif row["kind"] == "inproc":
             inproc[key].append(float(row["value"]))
+        elif row["kind"] in ("spot_thr", "spot_rr"):
+            spot[(row["kind"], row["local"])].append((int(row["size"]), float(row["value"])))
         else:
             (lat if row["kind"] == "lat" else clat)[key].append(
                 {k: float(row[k]) for k in ("value", "p50", "p90", "p99", "p999", "max") if row[k]})
@@ -130,6 +134,22 @@ for size in sorted({k[2] for k in inproc}):
         ratio = f"{m / base:.2f}" if base and impl == "zmtp" else ""
         runs = ", ".join(f"{v:,.0f}" for v in values)
         print(f"| inproc throughput | {size} | {impl} | {fmt_rate(m)} | {ratio} | {runs} |")
+
+# Spotify netty4-zmtp 0.4.0's README shapes, each in one JVM: the ratio is to Spotify's.
+if spot:
+    print()
+    print("| test | implementation | size [B] | per s (seconds 4 on) | ratio ours/spotify | runs |")
+    print("|---|---|---:|---:|---:|---|")
+for kind, test in (("spot_thr", "one-way 100 B"), ("spot_rr", "req/rep 6 frames, 1000 in flight")):
+    base = med([v for _, v in spot.get((kind, "spotify"), [])])
+    for impl in ("spotify", "zmtp-codec", "zmtp-socket"):
+        runs = spot.get((kind, impl))
+        if not runs:
+            continue
+        values = [v for _, v in runs]
+        m = med(values)
+        ratio = f"{m / base:.2f}" if base and impl != "spotify" else ""
+        print(f"| {test} | {impl} | {runs[0][0]} | {fmt_rate(m)} | {ratio} | {', '.join(f'{v:,.0f}' for v in values)} |")
 
 # Charts only for the sections that ran (compare.sh SECTIONS=...), so a narrowed run leaves the others' charts.
 # Throughput against message size, one line per implementation (same-implementation pairs).

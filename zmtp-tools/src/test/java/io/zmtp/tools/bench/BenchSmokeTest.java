@@ -19,7 +19,12 @@ class BenchSmokeTest {
         "throughput --socket --transport inproc --duration 1; over inproc://; average: ",
         "reqrep --duration 1 --inflight 10 --clients 2; 2 DEALER -> ROUTER; average: ",
         "custom-codec --duration 1 --inflight 10; custom codec (application objects); average: ",
-        "custom-codec --duration 1 --inflight 10 --zmtp-message --no-native-transport; , nio, ; average: "})
+        "custom-codec --duration 1 --inflight 10 --zmtp-message --no-native-transport; , nio, ; average: ",
+        "fanout --duration 1 --subscribers 3 --size 16; PUB -> 3 SUB; messages/s delivered over 1 s to 3 subscribers",
+        "fanout --duration 1 --subscribers 4 --receivers 2 --io-threads 2; 2 receiving thread(s); dropped at SNDHWM",
+        "router-scale --duration 1 --peers 20 --inflight 2; 20 DEALER -> ROUTER; requests/s over 1 s with 20 peers",
+        "router-scale --duration 1 --peers 10 --io-threads 2; connected: 10 peers; per peer: heap ",
+        "router-scale --duration 1 --peers 5 --dealer-process; DEALERs in a child JVM; per peer: ROUTER process heap "})
     void runsAndReports(String args, String header, String summary) {
         PrintStream out = System.out;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
