@@ -1,6 +1,5 @@
 package io.zmtp.socket.internal;
 
-import io.netty.buffer.ByteBuf;
 import io.zmtp.codec.ZmtpMessage;
 
 import java.util.function.Consumer;
@@ -34,6 +33,13 @@ public final class Distributor {
                 if (!p.isActive()) {
                     return;
                 }
+                if (!replaceOldest && !p.hasRoom()) {
+                    // Counted before any copy is made: a publisher outrunning a subscriber drops most of what it
+                    // sends, and each copy is an object and a retained duplicate per frame.
+                    p.countDrop();
+                    dropped++;
+                    return;
+                }
                 ZmtpMessage copy = share(msg);
                 if (p.offer(copy) || (replaceOldest && p.offerReplacingOldest(copy))) {
                     delivered[0]++;
@@ -51,10 +57,14 @@ public final class Distributor {
 
     /** A new message whose frames are retained duplicates of {@code msg}'s (independent indexes, shared memory). */
     public static ZmtpMessage share(ZmtpMessage msg) {
-        ByteBuf[] frames = new ByteBuf[msg.size()];
-        for (int i = 0; i < frames.length; i++) {
-            frames[i] = msg.frame(i).retainedDuplicate();
+        int n = msg.size();
+        if (n == 1) {
+            return ZmtpMessage.wrap(msg.frame(0).retainedDuplicate());
         }
-        return ZmtpMessage.wrap(frames);
+        ZmtpMessage copy = ZmtpMessage.create();
+        for (int i = 0; i < n; i++) {
+            copy.add(msg.frame(i).retainedDuplicate());
+        }
+        return copy;
     }
 }
