@@ -4,43 +4,78 @@ import io.zmtp.codec.ZmtpMessage;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Takes whole messages round-robin from the pipes that have input (rfc 28 "FQ"), so one busy peer can't starve the
- * others. Not thread-safe: used under the socket lock.
+ * others. Used under the socket lock, except {@link #wake}.
+ *
+ * <h2>Active pipes</h2>
+ * As libzmq's {@code fq_t}, only pipes that may have input are visited: {@code pipes[0, active)}. A pipe found empty
+ * moves past {@code active} and is skipped until it gets input, so a ROUTER with 10,000 mostly quiet peers looks at
+ * the few that sent something, not at all of them per message. Positions change by swaps; each pipe knows its own
+ * ({@code Pipe.fairQueueIndex}), so nothing here searches the list.
+ *
+ * <h2>Wake-ups</h2>
+ * A pipe found empty is marked idle ({@code Pipe.markReadIdle}) and then looked at once more; whoever gives a pipe
+ * input signals it afterwards, and the signal of an idle pipe clears the mark (an atomic swap, so once) and puts the
+ * pipe on {@code woken}, which the lock holder takes back into the active pipes before it reads. Both the mark and the
+ * input are volatile, so either the second look finds the input or the signal finds the mark: an idle pipe with input
+ * is always woken.
  *
  * @see <a href="https://rfc.zeromq.org/spec/28/">rfc 28/REQREP</a>
  */
 public final class FairQueue {
     private final List<Pipe> pipes = new ArrayList<>();
+    private int active;
     private int next;
     private Pipe last;
+    /** Idle pipes that got input (any thread adds; the lock holder takes). */
+    private final ConcurrentLinkedQueue<Pipe> woken = new ConcurrentLinkedQueue<>();
 
     public void add(Pipe pipe) {
-        if (!pipes.contains(pipe)) {
-            pipes.add(pipe);
+        if (pipe.fairQueue() == this) {
+            return;
         }
+        pipe.fairQueue(this, pipes.size());
+        pipes.add(pipe);
+        // New pipes start active: whatever they hold is found on the next look.
+        pipe.clearReadIdle();
+        swap(pipe.fairQueueIndex(), active);
+        active++;
     }
 
     public void remove(Pipe pipe) {
-        int i = pipes.indexOf(pipe);
-        if (i >= 0) {
-            pipes.remove(i);
-            if (next > i) {
-                next--;
-            }
-            if (next >= pipes.size()) {
-                next = 0;
-            }
+        if (pipe.fairQueue() != this) {
+            return;
+        }
+        int i = pipe.fairQueueIndex();
+        if (i < active) {
+            active--;
+            swap(i, active);
+            i = active;
+        }
+        int lastIndex = pipes.size() - 1;
+        swap(i, lastIndex);
+        pipes.remove(lastIndex);
+        pipe.fairQueue(null, -1);
+        if (next >= active) {
+            next = 0;
         }
         if (last == pipe) {
             last = null;
         }
     }
 
+    /** From the thread that gave an idle pipe input, after its signal cleared the idle mark. */
+    void wake(Pipe pipe) {
+        woken.add(pipe);
+    }
+
     public boolean hasInput() {
-        for (Pipe p : pipes) {
-            if (p.hasInput()) {
+        takeWoken();
+        for (int i = 0; i < active; i++) {
+            if (pipes.get(i).hasInput()) {
                 return true;
             }
         }
@@ -49,19 +84,27 @@ public final class FairQueue {
 
     /** The next message in fair order (the caller owns it), or null. {@link #lastPipe()} says where it came from. */
     public ZmtpMessage recv() {
-        int n = pipes.size();
-        // Wrapped by comparison, not %: an integer division twice per message shows in a profile of small messages.
-        int idx = next < n ? next : 0;
-        for (int i = 0; i < n; i++) {
-            Pipe p = pipes.get(idx);
-            if (++idx == n) {
-                idx = 0;
+        takeWoken();
+        // Each active pipe is looked at once at most: one that says it has input but gives none (an inproc queue a
+        // transfer holds for a moment) stays active for the next call.
+        for (int tries = active; tries > 0 && active > 0; tries--) {
+            if (next >= active) {
+                next = 0;
             }
+            Pipe p = pipes.get(next);
             ZmtpMessage m = p.poll();
             if (m != null) {
-                next = idx;
+                next++;
                 last = p;
                 return m;
+            }
+            p.markReadIdle();
+            if (p.hasInput()) {
+                p.clearReadIdle();
+                next++;
+            } else {
+                active--;
+                swap(next, active);
             }
         }
         return null;
@@ -70,5 +113,31 @@ public final class FairQueue {
     /** The pipe the last message from {@link #recv()} came from. */
     public Pipe lastPipe() {
         return last;
+    }
+
+    private void takeWoken() {
+        Pipe p;
+        while ((p = woken.poll()) != null) {
+            if (p.fairQueue() != this) {
+                continue;
+            }
+            int i = p.fairQueueIndex();
+            if (i >= active) {
+                swap(i, active);
+                active++;
+            }
+        }
+    }
+
+    private void swap(int i, int j) {
+        if (i == j) {
+            return;
+        }
+        Pipe a = pipes.get(i);
+        Pipe b = pipes.get(j);
+        pipes.set(i, b);
+        pipes.set(j, a);
+        a.fairQueueIndex(j);
+        b.fairQueueIndex(i);
     }
 }

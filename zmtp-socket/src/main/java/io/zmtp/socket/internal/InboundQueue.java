@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       read by one user thread at a time, under the socket's lock ({@link #next}, {@link #takeBatch}). Whole batches
  *       may also be added from any thread ({@link #addBatch}: an inproc peer's subscriptions, what an ended inproc
  *       link left).</li>
- *   <li>{@code count} is the messages in published batches, updated once per batch on each side.</li>
+ *   <li>{@code count} is the messages in published batches, updated once per batch on each side (before the batch is
+ *       queued, so it may run ahead of the queue for a moment, never behind).</li>
  *   <li>A batch the application has emptied goes back to the I/O thread through a ring of spare slots ({@code
  *       spares}, single producer: the user side; single consumer: the I/O thread). Each side owns its index; a slot
  *       is filled only when empty and emptied only when full, with a release store after and an acquire load
@@ -81,17 +82,20 @@ final class InboundQueue {
             return 0;
         }
         filling = null;
+        int n = f.size();
         addBatch(f);
-        return f.size();
+        return n;
     }
 
     // ---- any thread
 
     /** Queues a whole batch (not to be touched by the caller afterwards). */
     void addBatch(InboundBatch batch) {
+        // Counted before it is queued: once queued, the reader may empty it and give it back for reuse, which
+        // clears it.
         bytesQueued.addAndGet(batch.bytes());
-        queue.add(batch);
         count.addAndGet(batch.size());
+        queue.add(batch);
     }
 
     /** Messages in published batches not yet taken. */

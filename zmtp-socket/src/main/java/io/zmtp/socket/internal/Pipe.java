@@ -455,6 +455,54 @@ public final class Pipe {
     }
 
     void signalActivity() {
+        signal();
+    }
+
+    // ---- the reading socket's fair queue (see FairQueue: which pipes it visits, and how an idle one is woken)
+
+    /** The fair queue reading this pipe, or null; written under the socket lock, read by whoever signals. */
+    private volatile FairQueue fairQueue;
+    /** The pipe's position in its fair queue. Lock held. */
+    private int fairQueueIndex = -1;
+    /** Set by the fair queue when it found the pipe empty; cleared once, by a signal or by the queue. */
+    private final AtomicBoolean readIdle = new AtomicBoolean();
+
+    FairQueue fairQueue() {
+        return fairQueue;
+    }
+
+    void fairQueue(FairQueue queue, int index) {
+        fairQueue = queue;
+        fairQueueIndex = index;
+    }
+
+    int fairQueueIndex() {
+        return fairQueueIndex;
+    }
+
+    void fairQueueIndex(int index) {
+        fairQueueIndex = index;
+    }
+
+    void markReadIdle() {
+        readIdle.set(true);
+    }
+
+    void clearReadIdle() {
+        readIdle.set(false);
+    }
+
+    /**
+     * Tells the socket something changed (input arrived, room was made, the connection came or went), after the
+     * change is visible; an idle pipe is handed back to its fair queue first.
+     */
+    private void signal() {
+        if (readIdle.get() && readIdle.compareAndSet(true, false)) {
+            FairQueue q = fairQueue;
+            if (q != null) {
+                q.wake(this);
+            }
+        }
         listener.pipeActivity(this);
     }
 
@@ -508,8 +556,9 @@ public final class Pipe {
 
     /** Any thread: messages from an inproc peer (a connection's subscriptions, what a link left when it ended). */
     void deliver(InboundBatch batch) {
+        int n = batch.size();
         inbound.addBatch(batch);
-        countReceived(batch.size());
+        countReceived(n);
         if (state == State.TERMINATED) {
             inbound.releaseQueued();
         }
@@ -547,7 +596,7 @@ public final class Pipe {
         }
         listener.writeSubscriptions(this);
         drain(ch);
-        listener.pipeActivity(this);
+        signal();
     }
 
     /**
@@ -638,7 +687,7 @@ public final class Pipe {
         publishInbound();
         if (inboundUnsignaled) {
             inboundUnsignaled = false;
-            listener.pipeActivity(this);
+            signal();
         }
     }
 
@@ -663,7 +712,7 @@ public final class Pipe {
         if (wasActive) {
             listener.pipeDisconnected(this);
         }
-        listener.pipeActivity(this);
+        signal();
     }
 
     void onWritable(Channel ch) {
@@ -793,7 +842,7 @@ public final class Pipe {
             ch.flush();
         }
         if (taken > 0) {
-            listener.pipeActivity(this);
+            signal();
         }
     }
 
