@@ -36,6 +36,11 @@ public final class ZmtpSocketEvent {
         BIND_FAILED,
         /** A listener accepted a connection (before its handshake). */
         ACCEPTED,
+        /**
+         * A listener failed to accept a connection (out of file descriptors, mostly); {@link #cause()} says why. The
+         * listener stops accepting for a second, then goes on. libzmq: ZMQ_EVENT_ACCEPT_FAILED.
+         */
+        ACCEPT_FAILED,
         /** A listener was closed ({@code unbind} or {@code close}). */
         CLOSED,
         /** A connection closed, whether or not its handshake had completed. */

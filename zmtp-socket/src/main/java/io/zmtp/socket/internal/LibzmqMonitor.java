@@ -34,6 +34,7 @@ public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
     static final int LISTENING = 0x0008;
     static final int BIND_FAILED = 0x0010;
     static final int ACCEPTED = 0x0020;
+    static final int ACCEPT_FAILED = 0x0040;
     static final int CLOSED = 0x0080;
     static final int DISCONNECTED = 0x0200;
     static final int MONITOR_STOPPED = 0x0400;
@@ -43,6 +44,7 @@ public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
     static final int HANDSHAKE_FAILED_AUTH = 0x4000;
 
     private static final int EADDRINUSE = 98;
+    private static final int EMFILE = 24;
     private static final int ZMTP_UNSPECIFIED = 0x10000000;
     private static final int ZMTP_INVALID_METADATA = 0x10000018;
     private static final int ZMTP_MECHANISM_MISMATCH = 0x11000002;
@@ -112,6 +114,8 @@ public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
                 return BIND_FAILED;
             case ACCEPTED:
                 return ACCEPTED;
+            case ACCEPT_FAILED:
+                return ACCEPT_FAILED;
             case CLOSED:
                 return CLOSED;
             case DISCONNECTED:
@@ -141,6 +145,9 @@ public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
                 return e.value();
             case BIND_FAILED:
                 return e.cause() != null && String.valueOf(e.cause().getMessage()).contains("in use") ? EADDRINUSE : 0;
+            case ACCEPT_FAILED:
+                return e.cause() != null && String.valueOf(e.cause().getMessage()).contains("Too many open files")
+                        ? EMFILE : 0;
             case HANDSHAKE_FAILED:
                 int n = number(e);
                 if (n == HANDSHAKE_FAILED_AUTH) {

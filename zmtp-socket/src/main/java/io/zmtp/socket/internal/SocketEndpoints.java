@@ -121,6 +121,8 @@ final class SocketEndpoints {
             throw new ZmtpSocketException.EndpointFailed("bind " + endpoint + " failed: " + f.cause(), f.cause());
         }
         String real = transport.boundEndpoint(ep, f.channel());
+        // After Netty's acceptor, which passes on what failed to accept.
+        f.channel().pipeline().addLast(new AcceptFailureHandler(socket, real));
         l.serverChannel = f.channel();
         l.endpoint = real;
         listeners.put(real, l);
