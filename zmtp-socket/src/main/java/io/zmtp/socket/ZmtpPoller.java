@@ -4,7 +4,9 @@ import io.zmtp.socket.internal.Signal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -41,6 +43,8 @@ public final class ZmtpPoller implements AutoCloseable {
     }
 
     private final List<Item> items = new ArrayList<>();
+    /** The same items by socket: asking about each of many sockets after a poll stays linear in all. */
+    private final Map<ZmtpSocket, Item> bySocket = new IdentityHashMap<>();
     private final Signal signal = new Signal();
     private final Runnable wake = signal::signal;
 
@@ -59,24 +63,23 @@ public final class ZmtpPoller implements AutoCloseable {
     }
 
     private void register(ZmtpSocket socket, int events) {
-        for (Item i : items) {
-            if (i.socket == socket) {
-                i.events = events;
-                return;
-            }
+        Item existing = bySocket.get(socket);
+        if (existing != null) {
+            existing.events = events;
+            return;
         }
-        items.add(new Item(socket, events));
+        Item item = new Item(socket, events);
+        items.add(item);
+        bySocket.put(socket, item);
         socket.impl().signal().addListener(wake);
     }
 
     public void unregister(ZmtpSocket socket) {
-        items.removeIf(i -> {
-            if (i.socket == socket) {
-                socket.impl().signal().removeListener(wake);
-                return true;
-            }
-            return false;
-        });
+        Item item = bySocket.remove(socket);
+        if (item != null) {
+            items.remove(item);
+            socket.impl().signal().removeListener(wake);
+        }
     }
 
     /**
@@ -128,12 +131,8 @@ public final class ZmtpPoller implements AutoCloseable {
     }
 
     private int readyOf(ZmtpSocket socket) {
-        for (Item i : items) {
-            if (i.socket == socket) {
-                return i.ready;
-            }
-        }
-        return 0;
+        Item item = bySocket.get(socket);
+        return item == null ? 0 : item.ready;
     }
 
     @Override
@@ -142,5 +141,6 @@ public final class ZmtpPoller implements AutoCloseable {
             i.socket.impl().signal().removeListener(wake);
         }
         items.clear();
+        bySocket.clear();
     }
 }
