@@ -92,9 +92,7 @@ public final class Pipe {
     private static final int DRAIN_COUNT_BATCH = 32;
     /** Messages a drain hands the channel in one write (one pipeline crossing instead of one each). */
     private static final int WRITE_BATCH = 64;
-    private final AtomicLong dropped = new AtomicLong();
-    private final AtomicLong received = new AtomicLong();
-    private final AtomicLong sent = new AtomicLong();
+    private final PipeCounters counters = new PipeCounters();
 
     // inproc (see InprocLink)
     /** The link this pipe's outbound queue feeds: the current connection's, or the last one's; null over tcp. */
@@ -186,15 +184,15 @@ public final class Pipe {
     }
 
     public long droppedCount() {
-        return dropped.get();
+        return counters.dropped();
     }
 
     public long receivedCount() {
-        return received.get();
+        return counters.received();
     }
 
     public long sentCount() {
-        return sent.get();
+        return counters.sent();
     }
 
     // ---- user side (under the socket lock)
@@ -310,7 +308,7 @@ public final class Pipe {
         }
         msg = trackIfAsked(msg);
         // Counted before it is published: once queued, the drain may take it and the encoder consume it.
-        countQueuedOut(msg);
+        counters.queuedOut(msg);
         out.offer(msg);
         scheduleDrain();
         return true;
@@ -507,13 +505,11 @@ public final class Pipe {
     }
 
     void countSent(int n) {
-        sent.addAndGet(n);
+        counters.addSent(n);
     }
 
     void countReceived(int n) {
-        if (n > 0) {
-            received.addAndGet(n);
-        }
+        counters.addReceived(n);
     }
 
     /** A link of this pipe's queue ended: hands its reader what it is owed, now or when the queue is let go. */
@@ -838,7 +834,7 @@ public final class Pipe {
             discardOutput();
         }
         if (written > 0) {
-            sent.addAndGet(written);
+            counters.addSent(written);
             ch.flush();
         }
         if (taken > 0) {
@@ -867,15 +863,13 @@ public final class Pipe {
 
     // ---- peers, queue sizes in bytes, drops (what ZmtpPeer and the socket's totals read)
 
-    private final java.util.concurrent.atomic.AtomicBoolean retired = new java.util.concurrent.atomic.AtomicBoolean();
-
     /**
      * Once, as the pipe is terminated: hands its sent and received counts to the socket's totals, which keep
      * counting what pipes that are gone did (Micrometer counters must never go down).
      */
     private void retireCounters() {
-        if (listener instanceof SocketBase && retired.compareAndSet(false, true)) {
-            ((SocketBase) listener).retire(sent.get(), received.get());
+        if (listener instanceof SocketBase && counters.retire()) {
+            ((SocketBase) listener).retire(counters.sent(), counters.received());
         }
     }
 
@@ -896,13 +890,6 @@ public final class Pipe {
 
     /** The application's handle on this pipe: one per pipe. */
     private final Peer peerHandle = new Peer(this);
-    /**
-     * Bytes ever queued, and ever taken, in each direction: each written by one side only (the producer under the
-     * socket lock, the I/O thread, the claimed consumer, the application under the lock), with an ordered store and
-     * no read-modify-write, and read by anyone as a difference.
-     */
-    private final AtomicLong outBytesQueued = new AtomicLong();
-    private final AtomicLong outBytesTaken = new AtomicLong();
 
     Peer peer() {
         return peerHandle;
@@ -915,8 +902,7 @@ public final class Pipe {
 
     /** Bytes of the messages queued for the peer (frames' content). */
     public long outBytes() {
-        long taken = outBytesTaken.get();
-        return Math.max(0, outBytesQueued.get() - taken);
+        return counters.outBytes();
     }
 
     /** Bytes of the received messages not yet taken by the application. */
@@ -938,34 +924,19 @@ public final class Pipe {
 
     /** Counts {@code n} messages dropped for this peer, and tells the socket (its total and its monitors). */
     void countDrops(int n) {
-        dropped.addAndGet(n);
+        counters.addDropped(n);
         if (listener instanceof SocketBase) {
             ((SocketBase) listener).messagesDropped(n);
         }
-    }
-
-    /** Producer side: {@code queued} was just offered. */
-    private void countQueuedOut(Object queued) {
-        outBytesQueued.lazySet(outBytesQueued.get() + queuedBytes(queued));
     }
 
     /** The claimed consumer's poll, counting the bytes it takes. */
     private Object pollOut() {
         Object m = out.poll();
         if (m != null) {
-            outBytesTaken.lazySet(outBytesTaken.get() + queuedBytes(m));
+            counters.tookOut(m);
         }
         return m;
-    }
-
-    private static long queuedBytes(Object queued) {
-        if (queued instanceof ZmtpMessage) {
-            return ((ZmtpMessage) queued).contentLength();
-        }
-        if (queued instanceof TrackedMessage) {
-            return ((TrackedMessage) queued).message().contentLength();
-        }
-        return 0;
     }
 
     /**
@@ -1029,7 +1000,7 @@ public final class Pipe {
             return false;
         }
         msg = trackIfAsked(msg);
-        countQueuedOut(msg);
+        counters.queuedOut(msg);
         out.offer(msg);
         // A drain that found the queue claimed by this has left: schedule one for what is queued.
         scheduleDrain();
