@@ -7,33 +7,21 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FairQueueTest {
 
-    /** Counts signals and lets a reader wait for one, as a socket's Signal does. */
-    private static final class Signals implements PipeListener {
-        final Semaphore permits = new Semaphore(0);
-        final AtomicLong count = new AtomicLong();
-
-        @Override
-        public boolean pipeConnected(Pipe pipe) {
-            return true;
+    /** {@code n} pipes, as accepted connections' are, added to {@code fq}. */
+    private static List<Pipe> pipes(FairQueue fq, int n, PipeListener listener) {
+        List<Pipe> pipes = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Pipe p = new Pipe(listener, false, "test://" + i, 1000, 1000);
+            pipes.add(p);
+            fq.add(p);
         }
-
-        @Override
-        public void pipeDisconnected(Pipe pipe) {
-        }
-
-        @Override
-        public void pipeActivity(Pipe pipe) {
-            count.incrementAndGet();
-            permits.release();
-        }
+        return pipes;
     }
 
     private static ZmtpMessage message(int pipe, int sequence) {
@@ -58,14 +46,8 @@ class FairQueueTest {
 
     @Test
     void shouldVisitOnlyPipesWithInputAndTakeBackAPipeWhenItGetsSome() {
-        Signals signals = new Signals();
         FairQueue fq = new FairQueue();
-        List<Pipe> pipes = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            Pipe p = new Pipe(signals, false, "test://" + i, 1000, 1000);
-            pipes.add(p);
-            fq.add(p);
-        }
+        List<Pipe> pipes = pipes(fq, 3, new CountingPipeListener());
         give(pipes.get(1), 1, 0, 2);
         assertThat(read(fq.recv())).containsExactly(1, 0);
         assertThat(fq.lastPipe()).isSameAs(pipes.get(1));
@@ -90,14 +72,10 @@ class FairQueueTest {
 
     @Test
     void shouldTakeMessagesRoundRobinFromBusyPipes() {
-        Signals signals = new Signals();
         FairQueue fq = new FairQueue();
-        List<Pipe> pipes = new ArrayList<>();
+        List<Pipe> pipes = pipes(fq, 3, new CountingPipeListener());
         for (int i = 0; i < 3; i++) {
-            Pipe p = new Pipe(signals, false, "test://" + i, 1000, 1000);
-            pipes.add(p);
-            fq.add(p);
-            give(p, i, 0, 3);
+            give(pipes.get(i), i, 0, 3);
         }
         int[] perPipe = new int[3];
         for (int i = 0; i < 6; i++) {
@@ -117,16 +95,11 @@ class FairQueueTest {
      */
     @Test
     void shouldWakeEveryIdlePipeThatGetsInput() throws Exception {
-        Signals signals = new Signals();
+        CountingPipeListener signals = new CountingPipeListener();
         FairQueue fq = new FairQueue();
         int pipeCount = 200;
         int perPipe = 1000;
-        List<Pipe> pipes = new ArrayList<>();
-        for (int i = 0; i < pipeCount; i++) {
-            Pipe p = new Pipe(signals, false, "test://" + i, 1000, 1000);
-            pipes.add(p);
-            fq.add(p);
-        }
+        List<Pipe> pipes = pipes(fq, pipeCount, signals);
         List<Thread> writers = new ArrayList<>();
         for (int w = 0; w < 2; w++) {
             int first = w;
@@ -163,7 +136,7 @@ class FairQueueTest {
                 m = fq.recv();
             }
             if (m == null) {
-                assertThat(signals.permits.tryAcquire(10, TimeUnit.SECONDS))
+                assertThat(signals.awaitSignal(10, TimeUnit.SECONDS))
                         .as("a signal while %d messages are still to come", total - received).isTrue();
                 continue;
             }

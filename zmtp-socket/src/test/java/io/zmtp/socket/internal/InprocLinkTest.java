@@ -12,37 +12,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Two pipes joined as an inproc connection joins them, on embedded channels: no socket, no thread. */
 class InprocLinkTest {
-    /** Counts each pipe's activity signals (what wakes its socket). */
-    private static final class Listener implements PipeListener {
-        final Map<Pipe, Integer> signals = new HashMap<>();
-
-        @Override
-        public boolean pipeConnected(Pipe pipe) {
-            return true;
-        }
-
-        @Override
-        public void pipeDisconnected(Pipe pipe) {
-        }
-
-        @Override
-        public void pipeActivity(Pipe pipe) {
-            signals.merge(pipe, 1, Integer::sum);
-        }
-
-        int signals(Pipe pipe) {
-            return signals.getOrDefault(pipe, 0);
-        }
-    }
-
-    private final Listener listener = new Listener();
+    private final CountingPipeListener listener = new CountingPipeListener();
     private final EmbeddedChannel writerChannel = new EmbeddedChannel();
     private final EmbeddedChannel readerChannel = new EmbeddedChannel();
 

@@ -15,20 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** A connecting pipe across reconnections, on embedded channels. */
 class PipeConnectionTest {
-    private static final PipeListener LISTENER = new PipeListener() {
-        @Override
-        public boolean pipeConnected(Pipe pipe) {
-            return true;
-        }
-
-        @Override
-        public void pipeDisconnected(Pipe pipe) {
-        }
-
-        @Override
-        public void pipeActivity(Pipe pipe) {
-        }
-    };
+    private static final PipeListener LISTENER = new CountingPipeListener();
 
     private static ZmtpHandshakeSuccessEvent handshake() {
         return new ZmtpHandshakeSuccessEvent(ZmtpVersion.ZMTP_31, "NULL", ZmtpMetadata.EMPTY, null);

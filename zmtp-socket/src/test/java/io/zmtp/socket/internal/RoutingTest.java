@@ -16,20 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Routing strategies on pipes with no connection. */
 class RoutingTest {
-    private static final PipeListener NO_OP = new PipeListener() {
-        @Override
-        public boolean pipeConnected(Pipe pipe) {
-            return true;
-        }
-
-        @Override
-        public void pipeDisconnected(Pipe pipe) {
-        }
-
-        @Override
-        public void pipeActivity(Pipe pipe) {
-        }
-    };
+    private static final PipeListener NO_OP = new CountingPipeListener();
 
     private static Pipe pipe(int sndHwm) {
         // A connecting pipe with no connection yet queues up to its HWM, which is all a strategy needs.
