@@ -19,6 +19,13 @@ public final class ZmtpSocketOption<T> {
     /** ZMQ_RCVHWM: messages queued per peer for receiving before the socket stops reading it; 0 = unlimited. */
     public static final ZmtpSocketOption<Integer> RCVHWM = intOption("RCVHWM", 1000, 0);
     /**
+     * ZMQ_SNDBUF in bytes: each connection's kernel send buffer (SO_SNDBUF); -1 = the OS default (Linux doubles what
+     * it is given and caps it at {@code net.core.wmem_max}). Unix domain sockets (ipc) gain from a larger one.
+     */
+    public static final ZmtpSocketOption<Integer> SNDBUF = intOption("SNDBUF", -1, -1);
+    /** ZMQ_RCVBUF in bytes: each connection's kernel receive buffer (SO_RCVBUF); -1 = the OS default. */
+    public static final ZmtpSocketOption<Integer> RCVBUF = intOption("RCVBUF", -1, -1);
+    /**
      * ZMQ_LINGER in ms: how long {@code close()} waits for queued messages to be written to connected peers. -1 (the
      * libzmq 4.3 default) waits until they are, but never longer than the context's linger cap; 0 discards them.
      */

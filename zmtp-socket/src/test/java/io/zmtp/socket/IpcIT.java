@@ -115,6 +115,41 @@ class IpcIT {
         }
     }
 
+    /** SNDBUF/RCVBUF reach the connections (both ends set, small and large): large messages still pass whole. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"epoll", "nio"})
+    void shouldCarryMessagesWithTheKernelBufferSizesSet(String io) {
+        context(io);
+        assertThatThrownBy(() -> ctx.socket(PUSH).setOption(ZmtpSocketOption.SNDBUF, -2))
+                .isInstanceOf(IllegalArgumentException.class);
+        for (int buffer : new int[] {4096, 4 << 20}) {
+            ZmtpSocket pull = socket(PULL);
+            ZmtpSocket push = socket(PUSH);
+            for (ZmtpSocket s : new ZmtpSocket[] {pull, push}) {
+                s.setOption(ZmtpSocketOption.SNDBUF, buffer);
+                s.setOption(ZmtpSocketOption.RCVBUF, buffer);
+            }
+            String endpoint = ipc("buf-" + buffer + ".sock");
+            pull.bind(endpoint);
+            push.connect(endpoint);
+            byte[] payload = random(1 << 20, buffer);
+            for (int i = 0; i < 3; i++) {
+                push.send(ZmtpMessage.ofBytes(payload));
+            }
+            for (int i = 0; i < 3; i++) {
+                ZmtpMessage in = pull.receive(WAIT);
+                assertThat(in).as("message %d with %d-byte buffers", i, buffer).isNotNull();
+                try {
+                    assertThat(Arrays.equals(in.frameBytes(0), payload)).isTrue();
+                } finally {
+                    in.release();
+                }
+            }
+            push.close();
+            pull.close();
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"epoll", "nio"})
     void shouldFilterPubSubOverIpc(String io) {

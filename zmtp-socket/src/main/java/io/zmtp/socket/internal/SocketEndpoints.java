@@ -3,6 +3,7 @@ package io.zmtp.socket.internal;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.socket.ZmtpSocketEvent;
 import io.zmtp.socket.ZmtpSocketException;
@@ -60,7 +61,29 @@ final class SocketEndpoints {
         this.socket = socket;
     }
 
-    private void initPipeline(Channel ch, Transport transport, Pipe pipe, ZmtpConfig config, Runnable onHandshake) {
+    /** SNDBUF and RCVBUF as they were when bind or connect was called (-1: the OS default). */
+    private record KernelBuffers(int send, int receive) {
+        static KernelBuffers of(SocketOptions options) {
+            return new KernelBuffers(options.value(ZmtpSocketOption.SNDBUF), options.value(ZmtpSocketOption.RCVBUF));
+        }
+
+        /**
+         * Before the connection is made (connecting) or used (accepted). Transports without kernel buffers (inproc)
+         * refuse the options by returning false: nothing to do then.
+         */
+        void apply(Channel ch) {
+            if (send > 0) {
+                ch.config().setOption(ChannelOption.SO_SNDBUF, send);
+            }
+            if (receive > 0) {
+                ch.config().setOption(ChannelOption.SO_RCVBUF, receive);
+            }
+        }
+    }
+
+    private void initPipeline(Channel ch, Transport transport, Pipe pipe, ZmtpConfig config, KernelBuffers buffers,
+                              Runnable onHandshake) {
+        buffers.apply(ch);
         if (transport instanceof InprocTransport) {
             // Before the handlers, whose hello goes out at once: the peer joins its queue to this pipe on reading it.
             pipe.readRules(socket.readsMessages(), socket.acceptsSubscriptions());
@@ -87,6 +110,7 @@ final class SocketEndpoints {
         ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
         int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
         int rcvHwm = options.value(ZmtpSocketOption.RCVHWM);
+        KernelBuffers buffers = KernelBuffers.of(options);
         // Made before binding: a connection may be accepted before bind returns (an inproc peer waiting for the
         // name connects the moment it is bound), and its pipe belongs to this listener all the same.
         Listener l = new Listener(endpoint, transport);
@@ -107,7 +131,7 @@ final class SocketEndpoints {
                         return;
                     }
                     ch.closeFuture().addListener(x -> l.accepted.remove(pipe));
-                    initPipeline(ch, transport, pipe, config, null);
+                    initPipeline(ch, transport, pipe, config, buffers, null);
                 }
             });
         } catch (IllegalArgumentException | UncheckedIOException e) {
@@ -175,13 +199,14 @@ final class SocketEndpoints {
             throw new ZmtpSocketException.EndpointFailed(e.getMessage(), e);
         }
         ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
+        KernelBuffers buffers = KernelBuffers.of(options);
         Pipe pipe = new Pipe(socket, true, endpoint,
                 options.value(ZmtpSocketOption.SNDHWM), options.value(ZmtpSocketOption.RCVHWM));
         Connector c = new Connector(transport, ep, transport.connectLoop(socket.context.group()),
                 onHandshake -> new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        initPipeline(ch, transport, pipe, config, onHandshake);
+                        initPipeline(ch, transport, pipe, config, buffers, onHandshake);
                     }
                 },
                 options.value(ZmtpSocketOption.RECONNECT_IVL), options.value(ZmtpSocketOption.RECONNECT_IVL_MAX));
