@@ -41,9 +41,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>High-water marks</h2>
  * RCVHWM: when the inbound queue ({@link InboundQueue}) reaches it the channel stops reading ({@code autoRead=false})
- * and resumes once the application has taken the queue down to half of it. SNDHWM: {@link #offer} refuses beyond it; the drain task moves
- * messages to the channel only while the channel is writable (Netty's write-buffer water mark), so memory per peer
- * is bounded by SNDHWM messages plus the channel's high water mark in bytes.
+ * and resumes once the application has taken the queue down to half of it. SNDHWM: {@link #offer} refuses beyond it;
+ * the drain task moves messages to the channel only while the channel is writable (Netty's write-buffer water mark),
+ * so memory per peer is bounded by SNDHWM messages plus the channel's high water mark in bytes.
  */
 public final class Pipe {
     /** Lifecycle. */
