@@ -196,7 +196,7 @@ public final class ZmtpMessage implements ReferenceCounted {
     public ZmtpMessage add(ByteBuf frame) {
         ensureAccessible();
         if (frames == null) {
-            inflate();
+            inflate(0);
         }
         if (end == frames.length) {
             frames = Arrays.copyOf(frames, Math.max(4, frames.length * 2));
@@ -209,7 +209,8 @@ public final class ZmtpMessage implements ReferenceCounted {
     public ZmtpMessage addFirst(ByteBuf frame) {
         ensureAccessible();
         if (frames == null) {
-            inflate();
+            // Room in front: a ROUTER prepends an id to each message it receives.
+            inflate(2);
         }
         if (first == 0) {
             int count = size();
@@ -239,17 +240,17 @@ public final class ZmtpMessage implements ReferenceCounted {
         return f;
     }
 
-    /** From a field to an array, for a second frame or an envelope. */
-    private void inflate() {
-        ByteBuf[] fs = new ByteBuf[4];
+    /** From a field to an array, for a second frame or an envelope ({@code front} free slots before the frame). */
+    private void inflate(int front) {
+        ByteBuf[] fs = new ByteBuf[front + 4];
         int n = end - first;
         if (n == 1) {
-            fs[0] = only;
+            fs[front] = only;
         }
         only = null;
         frames = fs;
-        first = 0;
-        end = n;
+        first = front;
+        end = front + n;
     }
 
     private void ensureAccessible() {

@@ -4,7 +4,7 @@ import io.zmtp.codec.ZmtpMessage;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Takes whole messages round-robin from the pipes that have input (rfc 28 "FQ"), so one busy peer can't starve the
@@ -23,6 +23,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * input are volatile, so either the second look finds the input or the signal finds the mark: an idle pipe with input
  * is always woken.
  *
+ * <p>{@code woken} is a lock-free stack linked through the pipes themselves ({@code Pipe.nextWoken}): pushed with a
+ * CAS by whoever signals, emptied whole with a swap by the lock holder, so a wake-up allocates nothing (a latency-bound
+ * flow wakes its pipe once per message). A pipe is on it at most once: only the signal that clears its mark pushes it,
+ * and the mark is set again only by a later {@link #recv}, which first empties the stack.
+ *
  * @see <a href="https://rfc.zeromq.org/spec/28/">rfc 28/REQREP</a>
  */
 public final class FairQueue {
@@ -30,8 +35,8 @@ public final class FairQueue {
     private int active;
     private int next;
     private Pipe last;
-    /** Idle pipes that got input (any thread adds; the lock holder takes). */
-    private final ConcurrentLinkedQueue<Pipe> woken = new ConcurrentLinkedQueue<>();
+    /** The top of the stack of idle pipes that got input (any thread pushes; the lock holder takes all). */
+    private final AtomicReference<Pipe> woken = new AtomicReference<>();
 
     public void add(Pipe pipe) {
         if (pipe.fairQueue() == this) {
@@ -69,7 +74,11 @@ public final class FairQueue {
 
     /** From the thread that gave an idle pipe input, after its signal cleared the idle mark. */
     void wake(Pipe pipe) {
-        woken.add(pipe);
+        Pipe top;
+        do {
+            top = woken.get();
+            pipe.nextWoken = top;
+        } while (!woken.compareAndSet(top, pipe));
     }
 
     public boolean hasInput() {
@@ -116,16 +125,21 @@ public final class FairQueue {
     }
 
     private void takeWoken() {
-        Pipe p;
-        while ((p = woken.poll()) != null) {
-            if (p.fairQueue() != this) {
-                continue;
+        if (woken.get() == null) {
+            return;
+        }
+        Pipe p = woken.getAndSet(null);
+        while (p != null) {
+            Pipe next = p.nextWoken;
+            p.nextWoken = null;
+            if (p.fairQueue() == this) {
+                int i = p.fairQueueIndex();
+                if (i >= active) {
+                    swap(i, active);
+                    active++;
+                }
             }
-            int i = p.fairQueueIndex();
-            if (i >= active) {
-                swap(i, active);
-                active++;
-            }
+            p = next;
         }
     }
 

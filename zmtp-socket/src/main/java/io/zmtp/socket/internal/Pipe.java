@@ -464,6 +464,8 @@ public final class Pipe {
     private int fairQueueIndex = -1;
     /** Set by the fair queue when it found the pipe empty; cleared once, by a signal or by the queue. */
     private final AtomicBoolean readIdle = new AtomicBoolean();
+    /** The next pipe on the fair queue's stack of woken pipes (see FairQueue): written before the push, read after. */
+    Pipe nextWoken;
 
     FairQueue fairQueue() {
         return fairQueue;

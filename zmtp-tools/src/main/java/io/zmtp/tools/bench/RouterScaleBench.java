@@ -119,8 +119,8 @@ public final class RouterScaleBench implements Callable<Integer> {
                 System.out.printf("connected: %d peers in %,d ms; %,.0f handshakes/s%n", peers, connectMillis,
                         peers * 1000.0 / Math.max(1, connectMillis));
                 String perPeer = after.describeGrowth(before, peers);
-                if (dealerProcess) {
-                    ProcessMemory[] child = dealers.memory();
+                ProcessMemory[] child = dealers.memory();
+                if (child != null) {
                     perPeer = "ROUTER process " + perPeer + "; DEALER process " + child[1].describeGrowth(child[0], peers);
                     System.out.println("after: ROUTER process " + after.describe() + "; DEALER process "
                             + child[1].describe());
@@ -184,7 +184,7 @@ public final class RouterScaleBench implements Callable<Integer> {
         /** Starts connecting every DEALER; returns the {@link System#nanoTime()} the first connect began at. */
         long startConnecting() throws Exception;
 
-        /** The DEALER process's memory before and after connecting (only for a child process). */
+        /** The DEALER process's memory before and after connecting; null if the DEALERs share this process. */
         ProcessMemory[] memory() throws Exception;
 
         void startRequests() throws Exception;
@@ -212,7 +212,7 @@ public final class RouterScaleBench implements Callable<Integer> {
 
         @Override
         public ProcessMemory[] memory() {
-            throw new UnsupportedOperationException("one process");
+            return null;
         }
 
         @Override
