@@ -212,4 +212,19 @@ class ZmtpCodecSpiTest {
             assertThat(seen).containsExactly("whole", "split");
         }
     }
+
+    @Test
+    void shouldHandMessagesToAConsumerAndCommandsDownThePipeline() {
+        List<ZmtpMessage> consumed = new ArrayList<>();
+        ZmtpConfig config = ZmtpConfig.builder(ZmtpSocketType.XPUB)
+                .messageReader(() -> new DefaultZmtpMessageReader(consumed::add)).build();
+        try (TestPeer p = TestPeer.handshaken(config, ZmtpSocketType.XSUB, 1)) {
+            p.feed(concat(message(ascii("one"), ascii("two")), Wire.command("SUBSCRIBE", ascii("t")),
+                    message(ascii("three"))));
+            assertThat(consumed).extracting(ZmtpMessage::toStrings)
+                    .containsExactly(List.of("one", "two"), List.of("three"));
+            assertThat(p.inbound).singleElement().isInstanceOf(ZmtpCommand.class);
+            consumed.forEach(ZmtpMessage::release);
+        }
+    }
 }

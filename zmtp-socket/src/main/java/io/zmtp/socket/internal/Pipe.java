@@ -452,9 +452,6 @@ public final class Pipe {
         inLink = link;
     }
 
-    void signalActivity() {
-        signal();
-    }
 
     // ---- the reading socket's fair queue (see FairQueue: which pipes it visits, and how an idle one is woken)
 
@@ -496,7 +493,7 @@ public final class Pipe {
      * Tells the socket something changed (input arrived, room was made, the connection came or went), after the
      * change is visible; an idle pipe is handed back to its fair queue first.
      */
-    private void signal() {
+    void signalActivity() {
         if (readIdle.get() && readIdle.compareAndSet(true, false)) {
             FairQueue q = fairQueue;
             if (q != null) {
@@ -594,7 +591,7 @@ public final class Pipe {
         }
         listener.writeSubscriptions(this);
         drain(ch);
-        signal();
+        signalActivity();
     }
 
     /**
@@ -685,7 +682,7 @@ public final class Pipe {
         publishInbound();
         if (inboundUnsignaled) {
             inboundUnsignaled = false;
-            signal();
+            signalActivity();
         }
     }
 
@@ -710,7 +707,7 @@ public final class Pipe {
         if (wasActive) {
             listener.pipeDisconnected(this);
         }
-        signal();
+        signalActivity();
     }
 
     void onWritable(Channel ch) {
@@ -840,7 +837,7 @@ public final class Pipe {
             ch.flush();
         }
         if (taken > 0) {
-            signal();
+            signalActivity();
         }
     }
 
