@@ -11,6 +11,7 @@
 #                               # few seconds, so the JVMs are past JIT warm-up
 #   bench/compare.sh --full     # 3x the counts
 #   SCALE=0.2 RUNS=1 bench/compare.sh   # anything in between; SIZES="64 1024" LAT_SIZES="1" to narrow
+#   LAT_WARMUP=100000 SECTIONS=lat bench/compare.sh   # latency in steady state: untimed round trips first
 #   SECTIONS=rr SCALE=0.05 RUNS=1 bench/compare.sh   # only some sections (thr lat rr); charts are redrawn
 #                                                    # only for the sections that ran; RR_SIZES, RR_INFLIGHT
 #   SECTIONS=curve bench/compare.sh  # CURVE only: throughput (with the mixed pairs) and latency at CURVE_SIZES
@@ -61,6 +62,9 @@ INPROC_SIZE=${INPROC_SIZE:-100}
 SPOTIFY_SECONDS=${SPOTIFY_SECONDS:-10}
 RR_SIZES=${RR_SIZES:-"16 1024"}
 RR_INFLIGHT=${RR_INFLIGHT:-1000}
+# Untimed round trips before each latency run's timed ones, given to both tools (0: libzmq's tools as they are, a
+# cold JVM included; e.g. 100000 to see the steady state).
+LAT_WARMUP=${LAT_WARMUP:-0}
 PORT=${PORT:-5700}
 
 # Messages per throughput run at each size (quick); latency round trips per run.
@@ -127,6 +131,9 @@ run_pair() {
   local ltool rtool port=$PORT
   local largs=("$size" "$count") rargs=("$size" "$count")
   PORT=$((PORT + 1))
+  if [ "${kind#c}" = lat ] && [ "$LAT_WARMUP" -gt 0 ]; then
+    largs+=("$LAT_WARMUP"); rargs+=("$LAT_WARMUP")
+  fi
   local base=$kind
   if [ "$kind" = cthr ] || [ "$kind" = clat ]; then
     base=${kind#c}

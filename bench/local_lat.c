@@ -1,16 +1,17 @@
-/* local_lat <bind-to> <message-size> <roundtrip-count>: REP binds and echoes. */
+/* local_lat <bind-to> <message-size> <roundtrip-count> [<warmup-count>]: REP binds and echoes warmup + roundtrip
+ * messages (the optional warm-up is ours, as in `zmtp local_lat`; without it this is libzmq's tool). */
 #include "perf_common.h"
 
 int main(int argc, char *argv[])
 {
     argc = strip_security(argc, argv);
-    if (argc != 4) {
-        fprintf(stderr, "usage: local_lat <bind-to> <message-size> <roundtrip-count>\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: local_lat <bind-to> <message-size> <roundtrip-count> [<warmup-count>]\n");
         return 1;
     }
     const char *bind_to = argv[1];
     size_t message_size = (size_t) atol(argv[2]);
-    long long roundtrip_count = atoll(argv[3]);
+    long long roundtrip_count = atoll(argv[3]) + (argc == 5 ? atoll(argv[4]) : 0);
     void *ctx = zmq_ctx_new();
     void *s = zmq_socket(ctx, ZMQ_REP);
     if (!s)

@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * libzmq's four perf tools on JeroMQ 0.6.0, with the same arguments and result lines as `zmtp local_thr` etc. and
- * bench/*.c: {@code JeromqPerf local_thr|remote_thr|local_lat|remote_lat <endpoint> <size> <count> [--pubsub]}.
+ * bench/*.c: {@code JeromqPerf local_thr|remote_thr|local_lat|remote_lat <endpoint> <size> <count> [--pubsub]}, the
+ * latency pair taking an optional {@code <warmup-count>} of untimed round trips after the count, as ours do.
  * And {@code JeromqPerf inproc_thr <size> <seconds>}: the shape of {@code zmtp bench throughput --socket --transport
  * inproc}, with the same output lines.
  */
@@ -26,6 +27,7 @@ public final class JeromqPerf {
         int size = Integer.parseInt(args[2]);
         long count = Long.parseLong(args[3]);
         boolean pubsub = args.length > 4 && "--pubsub".equals(args[4]);
+        long warmup = args.length > 4 && args[0].endsWith("_lat") ? Long.parseLong(args[4]) : 0;
         try (ZContext ctx = new ZContext(1)) {
             ctx.setLinger(-1);
             switch (args[0]) {
@@ -36,10 +38,10 @@ public final class JeromqPerf {
                     remoteThr(ctx, endpoint, size, count, pubsub);
                     break;
                 case "local_lat":
-                    localLat(ctx, endpoint, size, count);
+                    localLat(ctx, endpoint, size, warmup + count);
                     break;
                 case "remote_lat":
-                    remoteLat(ctx, endpoint, size, count);
+                    remoteLat(ctx, endpoint, size, count, warmup);
                     break;
                 default:
                     System.err.println("unknown tool: " + args[0]);
@@ -100,11 +102,15 @@ public final class JeromqPerf {
         }
     }
 
-    private static void remoteLat(ZContext ctx, String endpoint, int size, long count) {
+    private static void remoteLat(ZContext ctx, String endpoint, int size, long count, long warmup) {
         ZMQ.Socket s = ctx.createSocket(SocketType.REQ);
         s.connect(endpoint);
         byte[] payload = new byte[size];
         long[] rtt = new long[(int) count];
+        for (long i = 0; i < warmup; i++) {
+            s.send(payload, 0);
+            check(s.recv(0), size);
+        }
         long start = System.nanoTime();
         long last = start;
         for (int i = 0; i < count; i++) {

@@ -88,6 +88,25 @@ class PerfToolsLibzmqIT {
         assertThat(out).containsPattern("(?m)^latency p99: \\d+\\.\\d{3} \\[us\\]$");
     }
 
+    // The optional warm-up: untimed round trips both sides count the same way (a side that echoed too few would
+    // leave the other waiting), and the result lines count only the timed ones.
+
+    @Test
+    void ourLocalLatEchoesLibzmqRemoteLatWarmup() throws Exception {
+        int port = freePort();
+        String out = runPair(zmtp("local_lat", "tcp://127.0.0.1:" + port, "16", "300", "200"),
+                libzmq("remote_lat", "tcp://127.0.0.1:" + port, "16", "300", "200"), false);
+        assertLatencyLines(out, 16, 300);
+    }
+
+    @Test
+    void libzmqLocalLatEchoesOurRemoteLatWarmup() throws Exception {
+        int port = freePort();
+        String out = runPair(libzmq("local_lat", "tcp://127.0.0.1:" + port, "16", "300", "200"),
+                zmtp("remote_lat", "tcp://127.0.0.1:" + port, "16", "300", "200"), false);
+        assertLatencyLines(out, 16, 300);
+    }
+
     // Request/reply with requests in flight: each pairing must finish (both sides exit 0, so no reply was lost and
     // neither side hung at the end) and the client must print its result line. A small count keeps CI short.
 

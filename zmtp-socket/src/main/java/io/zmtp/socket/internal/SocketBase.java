@@ -2,6 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.netty.buffer.Unpooled;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.ResourceLeakDetector;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.ZmtpMessage;
@@ -406,6 +407,14 @@ public abstract class SocketBase implements PipeListener {
         }
     }
 
+    /**
+     * Whether Netty's leak detector keeps touch hints: only at ADVANCED and PARANOID. Below that a touch is a walk
+     * over the message's frames that records nothing (2.6% of a receiving thread's profile at 1 B).
+     */
+    private static boolean recordsTouches() {
+        return ResourceLeakDetector.getLevel().compareTo(ResourceLeakDetector.Level.ADVANCED) >= 0;
+    }
+
     /** Receives, waiting up to {@code timeoutNanos} (negative: forever; 0: not at all); null on timeout. */
     public ZmtpMessage receive(long timeoutNanos) {
         long deadline = 0;
@@ -419,7 +428,7 @@ public abstract class SocketBase implements PipeListener {
                 checkReceive();
                 ZmtpMessage m = receiveLocked();
                 if (m != null) {
-                    return m.touch("ZmtpSocket.receive");
+                    return recordsTouches() ? m.touch("ZmtpSocket.receive") : m;
                 }
             } finally {
                 lock.unlock();

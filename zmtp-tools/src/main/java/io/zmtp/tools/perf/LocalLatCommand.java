@@ -30,6 +30,10 @@ public final class LocalLatCommand implements Callable<Integer> {
     @Parameters(index = "2", paramLabel = "<roundtrip-count>")
     long roundtripCount;
 
+    @Parameters(index = "3", arity = "0..1", paramLabel = "<warmup-count>", defaultValue = "0",
+            description = "untimed round trips remote_lat makes first (default: ${DEFAULT-VALUE}); echoed as well")
+    long warmupCount;
+
     @Mixin
     ContextOptions contextOptions;
 
@@ -40,12 +44,13 @@ public final class LocalLatCommand implements Callable<Integer> {
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, roundtripCount);
+            PerfSupport.checkWarmup(warmupCount);
             try (ZmtpContext context = contextOptions.newContext();
                  ZmtpSocket socket = PerfSupport.open(context, ZmtpSocketType.REP)) {
                 security.apply(socket, true);
                 socket.bind(bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
-                    for (long i = 0; i < roundtripCount; i++) {
+                    for (long i = 0, n = warmupCount + roundtripCount; i < n; i++) {
                         ZmtpMessage m = socket.receive();
                         PerfSupport.checkSize(m, messageSize);
                         socket.send(m);

@@ -63,6 +63,12 @@ final class PerfSupport {
         }
     }
 
+    static void checkWarmup(long warmupCount) {
+        if (warmupCount < 0) {
+            throw new PerfException("warmup-count: " + warmupCount + " (expected: >= 0)");
+        }
+    }
+
     /** A counter the owner thread bumps with a plain ordered store, and a progress line on stderr each second. */
     static final class Progress implements AutoCloseable {
         private final AtomicLong count = new AtomicLong();

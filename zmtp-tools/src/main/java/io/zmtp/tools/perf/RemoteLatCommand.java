@@ -36,6 +36,11 @@ public final class RemoteLatCommand implements Callable<Integer> {
     @Parameters(index = "2", paramLabel = "<roundtrip-count>")
     long roundtripCount;
 
+    @Parameters(index = "3", arity = "0..1", paramLabel = "<warmup-count>", defaultValue = "0",
+            description = "untimed round trips before the timed ones (default: ${DEFAULT-VALUE}, as libzmq's tool); "
+                    + "local_lat must be given the same")
+    long warmupCount;
+
     @Mixin
     ContextOptions contextOptions;
 
@@ -46,6 +51,7 @@ public final class RemoteLatCommand implements Callable<Integer> {
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, roundtripCount);
+            PerfSupport.checkWarmup(warmupCount);
             Histogram histogram = new Histogram(TimeUnit.MINUTES.toNanos(10), 3);
             ByteBuf payload = Payload.shared(messageSize);
             long elapsedNanos;
@@ -55,6 +61,13 @@ public final class RemoteLatCommand implements Callable<Integer> {
                 socket.connect(connectTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress(
                         rate -> rate == 0 ? "" : String.format("    average latency: %.3f [us]", 1e6 / rate / 2))) {
+                    for (long i = 0; i < warmupCount; i++) {
+                        socket.send(ZmtpMessage.wrap(payload.duplicate()));
+                        ZmtpMessage reply = socket.receive();
+                        PerfSupport.checkSize(reply, messageSize);
+                        reply.release();
+                        progress.increment();
+                    }
                     long start = System.nanoTime();
                     long last = start;
                     for (long i = 0; i < roundtripCount; i++) {

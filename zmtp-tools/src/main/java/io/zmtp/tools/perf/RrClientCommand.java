@@ -61,9 +61,7 @@ public final class RrClientCommand implements Callable<Integer> {
             if (inFlight < 1) {
                 throw new PerfSupport.PerfException("in-flight: " + inFlight + " (expected: >= 1)");
             }
-            if (warmupCount < 0) {
-                throw new PerfSupport.PerfException("warmup-count: " + warmupCount + " (expected: >= 0)");
-            }
+            PerfSupport.checkWarmup(warmupCount);
             ByteBuf payload = Payload.shared(messageSize);
             long elapsedNanos;
             try (ZmtpContext context = contextOptions.newContext();

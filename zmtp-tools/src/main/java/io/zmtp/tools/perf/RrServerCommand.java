@@ -47,9 +47,7 @@ public final class RrServerCommand implements Callable<Integer> {
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, requestCount);
-            if (warmupCount < 0) {
-                throw new PerfSupport.PerfException("warmup-count: " + warmupCount + " (expected: >= 0)");
-            }
+            PerfSupport.checkWarmup(warmupCount);
             long total = Math.max(warmupCount, 1) + requestCount;
             try (ZmtpContext context = contextOptions.newContext();
                  ZmtpSocket socket = context.socket(ZmtpSocketType.ROUTER)) {
