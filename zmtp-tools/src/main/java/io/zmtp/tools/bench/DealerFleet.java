@@ -68,10 +68,15 @@ final class DealerFleet implements AutoCloseable {
         return false;
     }
 
-    /** Each DEALER sends its first {@code inflight} requests, then one more per reply until {@link #stop()}. */
-    void start() {
+    /**
+     * {@code senders} of the DEALERs, spread evenly over the fleet, each send their first {@code inflight} requests,
+     * then one more per reply until {@link #stop()}; the others send nothing.
+     */
+    void start(int senders) {
         running = true;
-        for (ZmtpSocket dealer : dealers) {
+        int n = dealers.size();
+        for (int s = 0; s < senders; s++) {
+            ZmtpSocket dealer = dealers.get((int) ((long) s * n / senders));
             for (int i = 0; i < inflight; i++) {
                 dealer.send(request());
             }

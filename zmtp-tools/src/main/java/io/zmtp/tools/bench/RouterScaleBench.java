@@ -35,6 +35,10 @@ import java.util.concurrent.atomic.LongAdder;
  * DEALERs exist and once all are connected, for each process; then the rate at which one thread on the ROUTER echoes
  * requests while each DEALER keeps {@code --inflight} outstanding.
  *
+ * <p>With {@code --active N} only N of the DEALERs, spread evenly over the fleet, send requests; the rest stay
+ * connected and silent. That is the shape where a ROUTER's cost per message can depend on how many quiet peers it
+ * holds (its fair queue visiting pipes with nothing to read), which a fleet of busy peers cannot show.
+ *
  * <p>In one JVM a figure "per peer" is a DEALER socket and its connection plus the ROUTER's peer and its connection;
  * with {@code --dealer-process} the two sides are reported apart.
  */
@@ -56,6 +60,11 @@ public final class RouterScaleBench implements Callable<Integer> {
             description = "Requests each DEALER keeps outstanding (default: ${DEFAULT-VALUE}).")
     int inflight;
 
+    @Option(names = "--active", paramLabel = "N",
+            description = "DEALERs that send requests, spread evenly over the fleet; the others stay connected and "
+                    + "silent (default: all of them).")
+    Integer active;
+
     @Option(names = "--connect-timeout", defaultValue = "120",
             description = "Seconds to wait for every handshake (default: ${DEFAULT-VALUE}).")
     int connectTimeoutSeconds;
@@ -76,11 +85,20 @@ public final class RouterScaleBench implements Callable<Integer> {
                 throw new IllegalArgumentException("--peers >= 1, --inflight >= 1, --connect-timeout >= 1 expected "
                         + "(got " + peers + ", " + inflight + ", " + connectTimeoutSeconds + ")");
             }
+            if (active != null && (active < 1 || active > peers)) {
+                throw new IllegalArgumentException("--active between 1 and --peers (" + peers + ") expected (got "
+                        + active + ")");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("zmtp bench router-scale: " + e.getMessage());
             return 2;
         }
         return dealerSide != null ? runDealerSide() : runRouter();
+    }
+
+    /** How many DEALERs send: {@code --active}, or all of them. */
+    private int senders() {
+        return active != null ? active : peers;
     }
 
     private int runRouter() throws Exception {
@@ -100,8 +118,8 @@ public final class RouterScaleBench implements Callable<Integer> {
             });
             String endpoint = router.bind("tcp://127.0.0.1:*");
             System.out.printf("zmtp bench router-scale: %d DEALER -> ROUTER over %s, %d x %d B frames per request, "
-                            + "%d in flight per DEALER, %d I/O thread(s) per side, DEALERs in %s, %s, socket layer, "
-                            + "%d s%n", peers, endpoint, options.frames, options.size, inflight,
+                            + "%d in flight per DEALER%s, %d I/O thread(s) per side, DEALERs in %s, %s, socket "
+                            + "layer, %d s%n", peers, endpoint, options.frames, options.size, inflight, sendingNote(),
                     options.context.ioThreads(), dealerProcess ? "a child JVM" : "this JVM",
                     routerContext.isNativeTransport() ? "epoll" : "nio", options.durationSeconds);
             ProcessMemory before = ProcessMemory.measure();
@@ -139,15 +157,22 @@ public final class RouterScaleBench implements Callable<Integer> {
                 }
                 running.set(false);
                 server.join();
+                // Anything new goes at the end of the line: scripts read it by its first fields.
                 System.out.printf("average: %,d requests/s over %d s with %d peers (%d in flight each); connect %,d ms; "
-                                + "per peer: %s%n", sum / options.durationSeconds, options.durationSeconds, peers,
-                        inflight, connectMillis, perPeer);
+                                + "per peer: %s%s%n", sum / options.durationSeconds, options.durationSeconds, peers,
+                        inflight, connectMillis, perPeer, senders() < peers
+                                ? "; sending: " + senders() + " of " + peers + " peers" : "");
             } finally {
                 running.set(false);
                 dealers.close();
             }
         }
         return 0;
+    }
+
+    /** Said in the header only when some DEALERs are silent, so the default run prints what it always did. */
+    private String sendingNote() {
+        return senders() < peers ? " (" + senders() + " of them sending, the rest silent)" : "";
     }
 
     private boolean awaitHandshakes(LongAdder handshakes, long start) throws InterruptedException {
@@ -217,7 +242,7 @@ public final class RouterScaleBench implements Callable<Integer> {
 
         @Override
         public void startRequests() {
-            fleet.start();
+            fleet.start(senders());
         }
 
         @Override
@@ -246,7 +271,7 @@ public final class RouterScaleBench implements Callable<Integer> {
             command.add(System.getProperty("java.class.path"));
             command.add("io.zmtp.tools.Zmtp");
             command.addAll(List.of("bench", "router-scale", "--dealer-side", endpoint, "--peers", "" + peers,
-                    "--inflight", "" + inflight, "--size", "" + options.size, "--frames", "" + options.frames,
+                    "--active", "" + senders(), "--inflight", "" + inflight, "--size", "" + options.size, "--frames", "" + options.frames,
                     "--io-threads", "" + options.context.ioThreads(), "--connect-timeout", "" + connectTimeoutSeconds,
                     options.context.nativeTransport() ? "--native-transport" : "--no-native-transport"));
             process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -305,7 +330,7 @@ public final class RouterScaleBench implements Callable<Integer> {
             String line;
             while ((line = stdin.readLine()) != null) {
                 if (line.equals("go")) {
-                    fleet.start();
+                    fleet.start(senders());
                 }
             }
             fleet.stop();

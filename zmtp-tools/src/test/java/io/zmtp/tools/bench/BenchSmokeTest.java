@@ -24,7 +24,9 @@ class BenchSmokeTest {
         "fanout --duration 1 --subscribers 4 --receivers 2 --io-threads 2; 2 receiving thread(s); dropped at SNDHWM",
         "router-scale --duration 1 --peers 20 --inflight 2; 20 DEALER -> ROUTER; requests/s over 1 s with 20 peers",
         "router-scale --duration 1 --peers 10 --io-threads 2; connected: 10 peers; per peer: heap ",
-        "router-scale --duration 1 --peers 5 --dealer-process; DEALERs in a child JVM; per peer: ROUTER process heap "})
+        "router-scale --duration 1 --peers 5 --dealer-process; DEALERs in a child JVM; per peer: ROUTER process heap ",
+        "router-scale --duration 1 --peers 20 --active 2 --dealer-process; (2 of them sending, the rest silent); "
+                + "sending: 2 of 20 peers"})
     void runsAndReports(String args, String header, String summary) {
         PrintStream out = System.out;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
