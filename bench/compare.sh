@@ -282,7 +282,8 @@ run_spotify() { # kind impl run
       timeout 120 $(cmd zmtp bench) throughput --socket --size 100 --duration "$s" > "$log" 2>&1 ;;
     spot_rr/spotify) size=178; timeout 120 $(cmd spotify reqrep) "$s" 1000 > "$log" 2>&1 ;;
     spot_rr/zmtp-codec) size=176
-      timeout 120 $(cmd zmtp bench) custom-codec --zmtp-message --frames 4 --size 40 --inflight 1000 \
+      # --same-request: Spotify's ReqRepBenchmark writes one retained request again and again and reads no clock.
+      timeout 120 $(cmd zmtp bench) custom-codec --zmtp-message --same-request --frames 4 --size 40 --inflight 1000 \
         --duration "$s" > "$log" 2>&1 ;;
     spot_rr/zmtp-socket) size=176
       timeout 120 $(cmd zmtp bench) reqrep --frames 4 --size 40 --inflight 1000 --duration "$s" > "$log" 2>&1 ;;

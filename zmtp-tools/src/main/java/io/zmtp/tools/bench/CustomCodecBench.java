@@ -61,6 +61,12 @@ public final class CustomCodecBench implements Callable<Integer> {
             description = "Client sends and receives ZmtpMessages instead of its own objects.")
     boolean zmtpMessage;
 
+    @Option(names = "--same-request",
+            description = "Client writes one request again and again (retained, or the same object with the custom "
+                    + "codec) and reads no time from replies, as Spotify netty-zmtp's ReqRepBenchmark does: no "
+                    + "allocation or clock read per request in the client; no latency is measured.")
+    boolean sameRequest;
+
     @Option(names = "--batching", defaultValue = "on", arity = "1", description = "on: flush once per read batch; "
             + "off: flush every message (default: ${DEFAULT-VALUE}).")
     String batching;
@@ -109,14 +115,15 @@ public final class CustomCodecBench implements Callable<Integer> {
                         protected void initChannel(Channel ch) {
                             ch.pipeline().addLast(new ZmtpHandshakeHandler(config));
                             ch.pipeline().addLast(new Client(payload, options.frames, inflight, batching,
-                                    customCodec, replies, latencyNanos));
+                                    customCodec, sameRequest, replies, latencyNanos));
                         }
                     })
                     .connect(server.localAddress()).sync().channel();
             System.out.printf("zmtp bench custom-codec: DEALER -> echo over tcp %s, 16 B header + %d x %d B frames, "
-                            + "%d in flight, %s, batching %s, %s, codec only, %d s%n", server.localAddress(),
+                            + "%d in flight, %s, batching %s, %s%s, codec only, %d s%n", server.localAddress(),
                     options.frames, options.size, inflight, t.transportName(), batching ? "on" : "off",
-                    customCodec ? "custom codec (application objects)" : "ZmtpMessage", options.durationSeconds);
+                    customCodec ? "custom codec (application objects)" : "ZmtpMessage",
+                    sameRequest ? ", the same request each time (no latency measured)" : "", options.durationSeconds);
             ProgressPrinter.printRequestRates(System.out, options.durationSeconds, replies, latencyNanos);
             client.close().sync();
             server.close().sync();
@@ -251,17 +258,21 @@ public final class CustomCodecBench implements Callable<Integer> {
         private final int inflight;
         private final boolean batching;
         private final boolean customCodec;
+        private final boolean sameRequest;
         private final LongAdder replies;
         private final LongAdder latencyNanos;
         private long sequence;
+        /** With {@code --same-request}: what every send writes, a {@link Request} or a {@link ZmtpMessage}. */
+        private Object request;
 
-        Client(ByteBuf payload, int frames, int inflight, boolean batching, boolean customCodec, LongAdder replies,
-               LongAdder latencyNanos) {
+        Client(ByteBuf payload, int frames, int inflight, boolean batching, boolean customCodec, boolean sameRequest,
+               LongAdder replies, LongAdder latencyNanos) {
             this.payload = payload;
             this.frames = frames;
             this.inflight = inflight;
             this.batching = batching;
             this.customCodec = customCodec;
+            this.sameRequest = sameRequest;
             this.replies = replies;
             this.latencyNanos = latencyNanos;
         }
@@ -269,6 +280,9 @@ public final class CustomCodecBench implements Callable<Integer> {
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
             if (evt instanceof ZmtpHandshakeSuccessEvent) {
+                if (sameRequest) {
+                    request = customCodec ? new Request(0, 0) : newMessage(ctx, 0);
+                }
                 for (int i = 0; i < inflight; i++) {
                     send(ctx);
                 }
@@ -280,6 +294,15 @@ public final class CustomCodecBench implements Callable<Integer> {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             long sent;
+            if (sameRequest) {
+                ReferenceCountUtil.release(msg);
+                replies.increment();
+                send(ctx);
+                if (!batching) {
+                    ctx.flush();
+                }
+                return;
+            }
             if (msg instanceof Reply) {
                 sent = ((Reply) msg).sentNanos;
             } else if (msg instanceof ZmtpMessage) {
@@ -316,18 +339,34 @@ public final class CustomCodecBench implements Callable<Integer> {
             ctx.close();
         }
 
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            ReferenceCountUtil.release(request);
+            request = null;
+            ctx.fireChannelInactive();
+        }
+
         private void send(ChannelHandlerContext ctx) {
+            if (request != null) {
+                ctx.write(request instanceof ZmtpMessage ? ((ZmtpMessage) request).retain() : request,
+                        ctx.voidPromise());
+                return;
+            }
             long now = System.nanoTime();
             if (customCodec) {
                 ctx.write(new Request(sequence++, now), ctx.voidPromise());
                 return;
             }
+            ctx.write(newMessage(ctx, now), ctx.voidPromise());
+        }
+
+        private ZmtpMessage newMessage(ChannelHandlerContext ctx, long now) {
             ByteBuf header = ctx.alloc().buffer(16).writeLong(sequence++).writeLong(now);
             ZmtpMessage m = ZmtpMessage.create().add(Unpooled.EMPTY_BUFFER).add(header);
             for (int i = 0; i < frames; i++) {
                 m.add(payload.duplicate());
             }
-            ctx.write(m, ctx.voidPromise());
+            return m;
         }
     }
 }

@@ -20,6 +20,7 @@ class BenchSmokeTest {
         "reqrep --duration 1 --inflight 10 --clients 2; 2 DEALER -> ROUTER; average: ",
         "custom-codec --duration 1 --inflight 10; custom codec (application objects); average: ",
         "custom-codec --duration 1 --inflight 10 --zmtp-message --no-native-transport; , nio, ; average: ",
+        "custom-codec --duration 1 --inflight 10 --zmtp-message --same-request; ZmtpMessage, the same request each time; average: ",
         "fanout --duration 1 --subscribers 3 --size 16; PUB -> 3 SUB; messages/s delivered over 1 s to 3 subscribers",
         "fanout --duration 1 --subscribers 4 --receivers 2 --io-threads 2; 2 receiving thread(s); dropped at SNDHWM",
         "router-scale --duration 1 --peers 20 --inflight 2; 20 DEALER -> ROUTER; requests/s over 1 s with 20 peers",
