@@ -203,8 +203,10 @@ public abstract class SocketBase implements PipeListener {
         signal.signal();
     }
 
+    // ---------------------------------------------------------------- pipes and per-type hooks (lock held)
+
     /** Every pipe the socket routes over (lock held). */
-    protected Set<Pipe> pipes() {
+    protected final Set<Pipe> pipes() {
         return attached.set();
     }
 
