@@ -16,8 +16,9 @@ import java.util.function.Consumer;
  *
  * <h2>Threads</h2>
  * Events are reported from any thread and never block the reporter beyond delivering to the monitors
- * ({@link MonitorDispatcher} delivers one at a time, in order). {@link #stop} runs once, on the thread that closes
- * the socket, after the connections were closed; never on an I/O thread, whose events it waits for.
+ * ({@link MonitorDispatcher} delivers one at a time, in order). {@link #stop} runs once, at the end of close (on the
+ * thread closing the socket or its context), after the connections were closed; its wait for their events is skipped
+ * for a connection whose event loop is the calling thread, which would wait for itself.
  */
 final class SocketMonitor {
     /** Bounds the wait for a closed connection's last events on a loop that is stuck. */
