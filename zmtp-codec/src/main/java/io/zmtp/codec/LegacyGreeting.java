@@ -6,7 +6,7 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.mechanism.NullMechanism;
 
 /**
- * The ZMTP 1.0 and 2.0 greetings, for {@link ZmtpHandshakeHandler}'s downgrade path (rfc 23 "Backwards
+ * The ZMTP 1.0 and 2.0 greetings, for {@link GreetingExchange}'s downgrade path (rfc 23 "Backwards
  * Interoperability"). A 1.0 greeting is one identity frame (rfc 13); a 2.0 greeting is the signature, revision 01,
  * a socket-type byte and an identity frame (rfc 15). Our first ten bytes, libzmq's staged signature, double as the
  * header of a long 1.0 identity frame, so one opening serves every version.

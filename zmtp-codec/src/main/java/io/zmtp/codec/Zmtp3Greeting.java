@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The ZMTP 3.x greeting after the signature and major version (which {@link ZmtpHandshakeHandler} stages as libzmq
+ * The ZMTP 3.x greeting after the signature and major version (which {@link GreetingExchange} stages as libzmq
  * does): our minor version, mechanism and as-server bit, and the check of the peer's. The 1.0 and 2.0 greetings are
  * {@link LegacyGreeting}'s.
  *

@@ -19,7 +19,6 @@ import io.zmtp.codec.security.ZmtpAuthResult;
 
 import java.net.SocketAddress;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -78,56 +77,31 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
     public static final String HEARTBEAT_NAME = "zmtp-heartbeat";
 
     private enum State {
-        /** Waiting for the peer's first bytes (staged greeting sent or about to be). */
-        DETECT,
-        /** Versioned peer; our major version is sent; waiting for the peer's byte 10. */
-        MAJOR_VERSION,
-        /** 3.x: rest of our greeting sent; waiting for the peer's 64 bytes. */
+        /** Greetings: the peer's version is being found and greetings exchanged ({@link GreetingExchange}). */
         GREETING,
-        /** 3.x: greeting done; mechanism commands until READY. */
+        /** 3.x: greeting done; mechanism commands until READY ({@link SecurityHandshake}). */
         COMMANDS,
-        /** 1.0 peer: waiting for its identity frame. */
-        ZMTP10_IDENTITY,
-        /** 2.0 peer: waiting for its socket type and identity frame. */
-        ZMTP20_IDENTITY,
         DONE,
         FAILED
     }
 
-    /** What we send first: the staged greeting that detects any version, or one version's greeting whole. */
-    private enum Mode { STAGED, ZMTP10_ONLY, ZMTP20_ONLY }
-
     private final ZmtpConfig config;
-    private final Mode mode;
-    private final LegacyGreeting legacy;
+    private final GreetingExchange greetings;
     private final CompletableFuture<ZmtpHandshakeSuccessEvent> handshakeFuture = new CompletableFuture<>();
-    private State state = State.DETECT;
+    private State state = State.GREETING;
     private boolean started;
     private ZmtpMechanism mechanism;
     private SecurityHandshake security;
-    private Zmtp3Greeting greeting;
-    private ZmtpVersion negotiated;
     private PendingWriteQueue pendingWrites;
     private ScheduledFuture<?> timeout;
 
     /**
      * @param config this side of the connection: socket type, identity, mechanism, accepted versions and limits
+     * @throws IllegalArgumentException if only ZMTP 1.0 or 2.0 is accepted with a mechanism other than NULL
      */
     public ZmtpHandshakeHandler(ZmtpConfig config) {
         this.config = config;
-        this.legacy = new LegacyGreeting(config);
-        Set<ZmtpVersion> versions = config.acceptedVersions();
-        if (versions.size() == 1 && versions.contains(ZmtpVersion.ZMTP_10)) {
-            mode = Mode.ZMTP10_ONLY;
-        } else if (versions.size() == 1 && versions.contains(ZmtpVersion.ZMTP_20)) {
-            mode = Mode.ZMTP20_ONLY;
-        } else {
-            mode = Mode.STAGED;
-        }
-        if (mode != Mode.STAGED && !NullMechanism.NAME.equals(config.mechanism().name())) {
-            throw new IllegalArgumentException("ZMTP 1.0 and 2.0 have no security mechanism; "
-                    + config.mechanism().name() + " needs ZMTP 3.x");
-        }
+        this.greetings = new GreetingExchange(config);
     }
 
     /** Completes with the handshake's outcome (on the channel's event loop). */
@@ -156,26 +130,13 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         started = true;
         mechanism = config.mechanism().create(config.localMetadata());
         security = new SecurityHandshake(config, mechanism);
-        greeting = new Zmtp3Greeting(config, mechanism.name(), mechanism.isServer());
         if (config.handshakeTimeoutMillis() > 0) {
             timeout = ctx.executor().schedule(() -> fail(ctx, new ZmtpHandshakeException(
                     ZmtpHandshakeFailureReason.TIMEOUT,
                     "handshake not done in " + config.handshakeTimeoutMillis() + " ms")),
                     config.handshakeTimeoutMillis(), TimeUnit.MILLISECONDS);
         }
-        ByteBuf first = ctx.alloc().buffer(ZmtpConstants.GREETING_LENGTH);
-        switch (mode) {
-            case ZMTP10_ONLY:
-                legacy.writeZmtp10Greeting(first);
-                break;
-            case ZMTP20_ONLY:
-                legacy.writeZmtp20Greeting(first);
-                break;
-            default:
-                legacy.writeSignature(first);
-                break;
-        }
-        ctx.writeAndFlush(first);
+        greetings.start(ctx, mechanism);
     }
 
     @Override
@@ -203,109 +164,25 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         }
     }
 
-    /** Advances the handshake by one stage; false when more bytes are needed. */
+    /** Advances the handshake by one stage of the greeting or one command; false when more bytes are needed. */
     private boolean step(ChannelHandlerContext ctx, ByteBuf in) {
-        switch (state) {
-            case DETECT:
-                return detect(ctx, in);
-            case MAJOR_VERSION:
-                return readMajorVersion(ctx, in);
-            case GREETING:
-                return readGreeting(ctx, in);
-            case COMMANDS:
-                return readCommand(ctx, in);
-            case ZMTP10_IDENTITY:
-                return readZmtp10Greeting(ctx, in);
-            case ZMTP20_IDENTITY:
-                return readZmtp20Greeting(ctx, in);
-            default:
-                return false;
+        if (state == State.COMMANDS) {
+            return readCommand(ctx, in);
         }
-    }
-
-    private boolean detect(ChannelHandlerContext ctx, ByteBuf in) {
-        int r = in.readerIndex();
-        if (!in.isReadable()) {
+        if (!greetings.read(ctx, in)) {
             return false;
         }
-        if (mode == Mode.ZMTP10_ONLY) {
-            // Whatever the peer sent first is its identity frame: a downgrading libzmq's 10 bytes are one too.
-            state = State.ZMTP10_IDENTITY;
-            return true;
-        }
-        if (in.getUnsignedByte(r) != 0xFF) {
-            return peerIsZmtp10(ctx);
-        }
-        if (in.readableBytes() < ZmtpConstants.SIGNATURE_LENGTH) {
-            return false;
-        }
-        if ((in.getByte(r + 9) & 0x01) == 0) {
-            return peerIsZmtp10(ctx);
-        }
-        if (mode == Mode.ZMTP20_ONLY) {
-            state = State.ZMTP20_IDENTITY;
-            return true;
-        }
-        ByteBuf major = ctx.alloc().buffer(1);
-        major.writeByte(3);
-        ctx.writeAndFlush(major);
-        state = State.MAJOR_VERSION;
-        return true;
-    }
-
-    private boolean peerIsZmtp10(ChannelHandlerContext ctx) {
-        if (mode == Mode.ZMTP20_ONLY || !legacy.accepts(ZmtpVersion.ZMTP_10)) {
-            throw ZmtpHandshakeException.versionRefused(config, ZmtpVersion.ZMTP_10);
-        }
-        // Our signature was the header of a long identity frame; its body completes it.
-        if (config.identityLength() > 0) {
-            ByteBuf body = ctx.alloc().buffer(config.identityLength());
-            legacy.writeIdentityBody(body);
-            ctx.writeAndFlush(body);
-        }
-        state = State.ZMTP10_IDENTITY;
-        return true;
-    }
-
-    private boolean readMajorVersion(ChannelHandlerContext ctx, ByteBuf in) {
-        if (in.readableBytes() < ZmtpConstants.SIGNATURE_LENGTH + 1) {
-            return false;
-        }
-        int revision = in.getUnsignedByte(in.readerIndex() + 10);
-        if (revision == 0) {
-            throw new ZmtpHandshakeException(ZmtpHandshakeFailureReason.VERSION_REFUSED,
-                    "peer announced protocol revision 0, which no ZMTP version uses after a versioned signature");
-        }
-        if (revision == 1) {
-            if (!legacy.accepts(ZmtpVersion.ZMTP_20)) {
-                throw ZmtpHandshakeException.versionRefused(config, ZmtpVersion.ZMTP_20);
+        if (greetings.isDone()) {
+            ZmtpVersion version = greetings.version();
+            if (version.hasCommands()) {
+                state = State.COMMANDS;
+                security.start(ctx, () -> resumeAfterAuthentication(ctx));
+                checkMechanismComplete(ctx);
+            } else {
+                // 1.0 and 2.0: the greeting carried the peer's identity, and there is nothing more.
+                complete(ctx, version, greetings.legacyPeerMetadata());
             }
-            ByteBuf rest = ctx.alloc().buffer(1 + 2 + config.identityLength());
-            legacy.writeZmtp20Rest(rest);
-            ctx.writeAndFlush(rest);
-            state = State.ZMTP20_IDENTITY;
-            return true;
         }
-        if (!config.acceptedVersions().contains(ZmtpVersion.ZMTP_31)
-                && !config.acceptedVersions().contains(ZmtpVersion.ZMTP_30)) {
-            throw ZmtpHandshakeException.versionRefused(config, ZmtpVersion.ZMTP_31);
-        }
-        ByteBuf rest = ctx.alloc().buffer(ZmtpConstants.GREETING_LENGTH - 11);
-        greeting.writeRest(rest);
-        ctx.writeAndFlush(rest);
-        state = State.GREETING;
-        return true;
-    }
-
-    private boolean readGreeting(ChannelHandlerContext ctx, ByteBuf in) {
-        if (in.readableBytes() < ZmtpConstants.GREETING_LENGTH) {
-            return false;
-        }
-        negotiated = greeting.check(in);
-        in.skipBytes(ZmtpConstants.GREETING_LENGTH);
-        state = State.COMMANDS;
-        security.start(ctx, () -> resumeAfterAuthentication(ctx));
-        checkMechanismComplete(ctx);
         return true;
     }
 
@@ -344,26 +221,8 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
 
     private void checkMechanismComplete(ChannelHandlerContext ctx) {
         if (security.isComplete()) {
-            complete(ctx, negotiated, security.peerMetadata());
+            complete(ctx, greetings.version(), security.peerMetadata());
         }
-    }
-
-    private boolean readZmtp10Greeting(ChannelHandlerContext ctx, ByteBuf in) {
-        ZmtpMetadata peer = legacy.readZmtp10Greeting(in);
-        if (peer == null) {
-            return false;
-        }
-        complete(ctx, ZmtpVersion.ZMTP_10, peer);
-        return true;
-    }
-
-    private boolean readZmtp20Greeting(ChannelHandlerContext ctx, ByteBuf in) {
-        ZmtpMetadata peer = legacy.readZmtp20Greeting(in);
-        if (peer == null) {
-            return false;
-        }
-        complete(ctx, ZmtpVersion.ZMTP_20, peer);
-        return true;
     }
 
     private void complete(ChannelHandlerContext ctx, ZmtpVersion version, ZmtpMetadata peerMetadata) {

@@ -102,7 +102,7 @@ final class AsyncCalls {
             if (!sends.isEmpty() || socket.isClosed()) {
                 return false;
             }
-            socket.processEvents();
+            socket.attached.processEvents();
             sent = socket.xsend(msg);
         } catch (ZmtpSocketException e) {
             failure = e;
@@ -147,7 +147,7 @@ final class AsyncCalls {
                 failAll();
                 return;
             }
-            socket.processEvents();
+            socket.attached.processEvents();
             serviceSends(completions);
             serviceReceives(completions);
         } finally {

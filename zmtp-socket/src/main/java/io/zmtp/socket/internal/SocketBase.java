@@ -3,67 +3,62 @@ package io.zmtp.socket.internal;
 import io.netty.buffer.Unpooled;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.ResourceLeakDetector;
-import io.netty.util.internal.logging.InternalLogger;
-import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpOverflowPolicy;
-import io.zmtp.socket.ZmtpSocketEvent;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 /**
- * What every socket type shares: the lock, the pipes and the events that attach and detach them, blocking and
- * non-blocking send and receive, polling, and the start of close. Per-type behaviour is in the {@code x*} methods,
- * always called with the lock held. The rest is delegated: endpoints to {@link SocketEndpoints}, options to
- * {@link SocketOptions}, asynchronous calls to {@link AsyncCalls}, the end of close to {@link Linger}.
+ * What every socket type shares: the lock, blocking and non-blocking send and receive, polling, the overflow policy,
+ * and the start of close. Per-type behaviour is in the {@code x*} methods, always called with the lock held. The rest
+ * is delegated: the pipes and the events that attach and detach them to {@link AttachedPipes}, endpoints to
+ * {@link SocketEndpoints}, options to {@link SocketOptions}, the peers as the application manages them to
+ * {@link SocketPeers}, monitors to {@link SocketMonitor}, asynchronous calls to {@link AsyncCalls}, the end of close
+ * to {@link Linger}.
  *
  * <h2>Threads</h2>
  * The I/O threads never take the lock: they put pipe events in a lock-free mailbox and messages in pipes, and
- * signal. Application threads apply the mailbox ({@link #processEvents()}) under the lock before each operation, and
- * wait for a signal outside it. So a socket's routing state ({@code pipes}, {@code draining}, the per-type state) is
- * only ever touched under the lock, and a pipe joins it only once its CONNECTED event has been applied.
+ * signal. Application threads apply the mailbox ({@link AttachedPipes#processEvents()}) under the lock before each
+ * operation, and wait for a signal outside it. So a socket's routing state (the attached pipes, the per-type state)
+ * is only ever touched under the lock, and a pipe joins it only once its CONNECTED event has been applied.
  */
 public abstract class SocketBase implements PipeListener {
-    private static final InternalLogger logger = InternalLoggerFactory.getInstance(SocketBase.class);
-    private enum EventType { CONNECTED, DISCONNECTED }
-
-    private static final class PipeEvent {
-        final EventType type;
-        final Pipe pipe;
-
-        PipeEvent(EventType type, Pipe pipe) {
-            this.type = type;
-            this.pipe = pipe;
-        }
-    }
-
     protected final SocketContext context;
     protected final ZmtpSocketType type;
     protected final ReentrantLock lock = new ReentrantLock();
     protected final Signal signal = new Signal();
+    final AttachedPipes attached = new AttachedPipes(this);
+    final SocketEndpoints endpoints = new SocketEndpoints(this);
     private final SocketOptions options = new SocketOptions();
-    private final SocketEndpoints endpoints = new SocketEndpoints(this);
+    private final SocketPeers peers = new SocketPeers(this);
+    private final SocketMonitor monitor = new SocketMonitor(this);
     private final AsyncCalls async = new AsyncCalls(this);
-    private final ConcurrentLinkedQueue<PipeEvent> events = new ConcurrentLinkedQueue<>();
+    private final AtomicLong drops = new AtomicLong();
 
     // under the lock
-    private final Set<Pipe> pipes = new LinkedHashSet<>();
-    private final List<Pipe> draining = new ArrayList<>();
     private ZmtpMessage prefetched;
+    /** Under the lock: where the message a poll took ahead came from. */
+    private Pipe prefetchedFrom;
+    /**
+     * Where the last received message came from. Written under the lock, read without it by the thread that
+     * received (or one the receive's completion happened before): a plain field, one store per receive.
+     */
+    private Pipe lastReceivedFrom;
+    /** Under the lock, during a tracked send only: what its queued copies report to (read by {@link Pipe}). */
+    DeliveryTracker tracker;
 
     private volatile boolean closed;
     /** Set from close() until lingering is over: connections may still complete and deliver queued output. */
@@ -95,7 +90,7 @@ public abstract class SocketBase implements PipeListener {
             lock.lock();
             try {
                 checkOpen();
-                processEvents();
+                attached.processEvents();
                 xsubscribe((byte[]) v, option == ZmtpSocketOption.SUBSCRIBE);
             } finally {
                 lock.unlock();
@@ -161,7 +156,7 @@ public abstract class SocketBase implements PipeListener {
             Pipe pipe = endpoints.connect(endpoint, options);
             if (!options.value(ZmtpSocketOption.IMMEDIATE)) {
                 // Routable at once: messages wait in it until the connection is up.
-                addPipe(pipe);
+                attached.attach(pipe);
             }
         } finally {
             lock.unlock();
@@ -173,13 +168,8 @@ public abstract class SocketBase implements PipeListener {
         try {
             checkOpen();
             for (Pipe p : endpoints.disconnect(endpoint)) {
-                processEvents();
-                if (pipes.contains(p)) {
-                    if (p.isActive()) {
-                        xdisconnected(p);
-                    }
-                    dropPipe(p);
-                }
+                attached.processEvents();
+                attached.disconnect(p);
                 p.terminate();
             }
         } finally {
@@ -187,20 +177,20 @@ public abstract class SocketBase implements PipeListener {
         }
     }
 
-    // ---------------------------------------------------------------- pipe lifecycle
+    // ---------------------------------------------------------------- pipe lifecycle (PipeListener, I/O threads)
 
     @Override
     public boolean pipeConnected(Pipe pipe) {
         if (closed && !lingering) {
             return false;
         }
-        events.add(new PipeEvent(EventType.CONNECTED, pipe));
+        attached.connected(pipe);
         return true;
     }
 
     @Override
     public void pipeDisconnected(Pipe pipe) {
-        events.add(new PipeEvent(EventType.DISCONNECTED, pipe));
+        attached.disconnected(pipe);
     }
 
     @Override
@@ -208,82 +198,16 @@ public abstract class SocketBase implements PipeListener {
         monitor.report(event);
     }
 
-    /**
-     * Adds a listener for the socket's events; it runs on an I/O thread (or the thread in bind or close) and must
-     * not block. Events reach it one at a time, in order ({@link MonitorDispatcher}).
-     */
-    public void addMonitor(Consumer<ConnectionEvent> monitor) {
-        this.monitor.add(monitor);
-    }
-
-    public void removeMonitor(Consumer<ConnectionEvent> monitor) {
-        this.monitor.remove(monitor);
-    }
-
     @Override
     public void pipeActivity(Pipe pipe) {
         signal.signal();
     }
 
-    /** Applies pipe events from the I/O threads. Lock held. */
-    protected final void processEvents() {
-        PipeEvent e;
-        while ((e = events.poll()) != null) {
-            Pipe p = e.pipe;
-            if (p.isTerminated()) {
-                continue;
-            }
-            if (e.type == EventType.CONNECTED) {
-                draining.remove(p);
-                if (!pipes.contains(p)) {
-                    addPipe(p);
-                }
-                xconnected(p);
-            } else {
-                if (!pipes.contains(p)) {
-                    continue;
-                }
-                xdisconnected(p);
-                if (!p.isConnecting() || options.value(ZmtpSocketOption.IMMEDIATE)) {
-                    if (p.hasInputToDrain()) {
-                        draining.add(p);
-                    } else {
-                        dropPipe(p);
-                    }
-                }
-            }
-        }
-        if (!draining.isEmpty()) {
-            for (Iterator<Pipe> it = draining.iterator(); it.hasNext(); ) {
-                Pipe p = it.next();
-                if (!p.hasInputToDrain() && !p.isActive()) {
-                    it.remove();
-                    dropPipe(p);
-                }
-            }
-        }
-    }
-
-    private void addPipe(Pipe p) {
-        pipes.add(p);
-        xattach(p);
-    }
-
-    private void dropPipe(Pipe p) {
-        pipes.remove(p);
-        draining.remove(p);
-        xdetach(p);
-        if (p.isConnecting()) {
-            // Stays alive for its connector (IMMEDIATE); what it queued for a peer now gone is dropped.
-            p.discardOutput();
-        } else {
-            p.terminate();
-        }
-    }
+    // ---------------------------------------------------------------- pipes and per-type hooks (lock held)
 
     /** Every pipe the socket routes over (lock held). */
-    protected Set<Pipe> pipes() {
-        return pipes;
+    protected final Set<Pipe> pipes() {
+        return attached.set();
     }
 
     /**
@@ -341,14 +265,27 @@ public abstract class SocketBase implements PipeListener {
     protected void xclose() {
     }
 
+    // ---------------------------------------------------------------- drops
+
     /** Messages dropped so far: at HWM, unroutable, cleared, or discarded with a lost peer. */
     public long droppedCount() {
         return drops.get();
     }
 
+    /** {@code n} messages were dropped (any thread): counted, and reported to monitors once per burst. */
+    void messagesDropped(int n) {
+        drops.addAndGet(n);
+        monitor.dropped(n);
+    }
+
+    /** A message that had no peer to go to was dropped. */
+    protected final void countUnroutableDrop() {
+        messagesDropped(1);
+    }
+
     // ---------------------------------------------------------------- send / receive
 
-    private void checkOpen() {
+    void checkOpen() {
         if (closed) {
             throw new ZmtpSocketException.Closed(type + " socket is closed");
         }
@@ -378,7 +315,7 @@ public abstract class SocketBase implements PipeListener {
                 lock.lock();
                 try {
                     checkOpen();
-                    processEvents();
+                    attached.processEvents();
                     if (xsend(msg)) {
                         owned = false;
                         return true;
@@ -408,6 +345,52 @@ public abstract class SocketBase implements PipeListener {
     }
 
     /**
+     * Sends as {@link #send} does with no timeout, and returns a stage completing when the message was written to
+     * the OS (every copy, for PUB), or failing when it never will be. What fails the send itself (closed, QueueFull,
+     * HostUnreachable, a wrong state) fails the stage instead of throwing. Takes ownership of {@code msg}.
+     */
+    public CompletionStage<Void> sendTracked(ZmtpMessage msg) {
+        DeliveryTracker t = new DeliveryTracker();
+        boolean owned = true;
+        try {
+            checkSendable(msg);
+            for (;;) {
+                long seq = signal.sequence();
+                lock.lock();
+                try {
+                    checkOpen();
+                    attached.processEvents();
+                    boolean sent;
+                    tracker = t;
+                    try {
+                        sent = xsend(msg);
+                    } finally {
+                        tracker = null;
+                    }
+                    if (sent) {
+                        owned = false;
+                        t.seal();
+                        return t.future;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                if (overflowPolicy() == ZmtpOverflowPolicy.FAIL) {
+                    throw queueFull();
+                }
+                await(seq, Long.MAX_VALUE);
+            }
+        } catch (ZmtpSocketException | IllegalArgumentException e) {
+            t.failed(e);
+            return t.future;
+        } finally {
+            if (owned) {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+    }
+
+    /**
      * Whether Netty's leak detector keeps touch hints: only at ADVANCED and PARANOID. Below that a touch is a walk
      * over the message's frames that records nothing (2.6% of a receiving thread's profile at 1 B).
      */
@@ -424,7 +407,7 @@ public abstract class SocketBase implements PipeListener {
             lock.lock();
             try {
                 checkOpen();
-                processEvents();
+                attached.processEvents();
                 checkReceive();
                 ZmtpMessage m = receiveLocked();
                 if (m != null) {
@@ -512,7 +495,7 @@ public abstract class SocketBase implements PipeListener {
             if (closed) {
                 return false;
             }
-            processEvents();
+            attached.processEvents();
             return hasIn();
         } finally {
             lock.unlock();
@@ -526,7 +509,7 @@ public abstract class SocketBase implements PipeListener {
             if (closed) {
                 return false;
             }
-            processEvents();
+            attached.processEvents();
             return xhasOut();
         } finally {
             lock.unlock();
@@ -546,111 +529,9 @@ public abstract class SocketBase implements PipeListener {
         return async.send(msg);
     }
 
-    // ---------------------------------------------------------------- close
-
-    /**
-     * Closes: stops listening and reconnecting, waits up to LINGER (capped by the context) for queued messages to
-     * reach connected peers, then closes every connection and releases whatever is still queued.
-     */
-    public void close() {
-        Runnable rest = startClose();
-        if (rest != null) {
-            rest.run();
-        }
-    }
-
-    /**
-     * The first part of {@link #close}: closes the socket to the application and starts lingering, against a
-     * deadline counted from now. Returns the rest (waiting until the messages are out or the deadline has passed,
-     * then closing the connections), or null if the socket was already closed. A context starts every socket's
-     * close before finishing any, so they linger together: the whole wait is the longest LINGER, not the sum.
-     */
-    public Runnable startClose() {
-        List<Pipe> all;
-        List<Connector> stopping;
-        lock.lock();
-        try {
-            if (closed) {
-                return null;
-            }
-            closed = true;
-            lingering = true;
-            processEvents();
-            stopping = endpoints.stopListening();
-            all = new ArrayList<>(pipes);
-            all.addAll(draining);
-            endpoints.collectPipes(all);
-            if (prefetched != null) {
-                prefetched.release();
-                prefetched = null;
-            }
-            xclose();
-        } finally {
-            lock.unlock();
-        }
-        signal.signal();
-        long linger = options.value(ZmtpSocketOption.LINGER);
-        long cap = context.lingerCapMillis();
-        long millis = linger < 0 ? cap : Math.min(linger, cap);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        List<Pipe> lingeringPipes = new ArrayList<>(new LinkedHashSet<>(all));
-        return () -> finishClose(lingeringPipes, stopping, deadline);
-    }
-
-    private void finishClose(List<Pipe> all, List<Connector> stopping, long deadline) {
-        try {
-            Linger.lingerAndTerminate(all, signal, deadline);
-        } finally {
-            lingering = false;
-            stopping.forEach(Connector::stop);
-        }
-        endpoints.awaitListenersClosed();
-        endpoints.clear();
-        async.close();
-        context.unregister(this);
-        awaitConnectionEvents(all);
-        dropReporter.flush();
-        monitor.report(ConnectionEvent.ofEndpoint(ZmtpSocketEvent.Type.MONITOR_STOPPED, null, null, null, null, 0));
-    }
-
-    // ---------------------------------------------------------------- peers, queues, drops, events
-
-    private final MonitorDispatcher monitor = new MonitorDispatcher();
-    private final AtomicLong drops = new AtomicLong();
-    private final DropReporter dropReporter = new DropReporter(this);
-    /** Under the lock: where the message a poll took ahead came from. */
-    private Pipe prefetchedFrom;
-    /**
-     * Where the last received message came from. Written under the lock, read without it by the thread that
-     * received (or one the receive's completion happened before): a plain field, one store per receive.
-     */
-    private Pipe lastReceivedFrom;
-
     /** The pipe the message {@link #xrecv()} just returned came from, or null if it came from none. Lock held. */
     protected Pipe xlastPipe() {
         return null;
-    }
-
-    /** Reports an event to the monitors, in order with every other (any thread, never blocks). */
-    void report(ConnectionEvent event) {
-        monitor.report(event);
-    }
-
-    boolean hasMonitors() {
-        return monitor.hasMonitors();
-    }
-
-    /** {@code n} messages were dropped (any thread): counted, and reported to monitors once per burst. */
-    void messagesDropped(int n) {
-        drops.addAndGet(n);
-        if (monitor.hasMonitors()) {
-            dropReporter.add(n);
-        }
-    }
-
-    /** A message that had no peer to go to was dropped. */
-    protected final void countUnroutableDrop() {
-        messagesDropped(1);
     }
 
     /** The peer the last message received on this socket came from (see {@link #lastReceivedFrom}), or null. */
@@ -659,19 +540,7 @@ public abstract class SocketBase implements PipeListener {
         return p == null ? null : p.peer();
     }
 
-    /** Every pipe that is a peer now: connecting ones, and accepted ones whose handshake completed. Lock held. */
-    private List<Pipe> livePipes() {
-        Set<Pipe> all = new LinkedHashSet<>(pipes);
-        all.addAll(draining);
-        endpoints.collectPipes(all);
-        List<Pipe> live = new ArrayList<>(all.size());
-        for (Pipe p : all) {
-            if (!p.isTerminated() && (p.isConnecting() || p.hasHandshaken())) {
-                live.add(p);
-            }
-        }
-        return live;
-    }
+    // ---------------------------------------------------------------- overflow (lock held)
 
     /** The overflow policy in force: the OVERFLOW option, or the type's default. */
     protected final ZmtpOverflowPolicy overflowPolicy() {
@@ -729,106 +598,88 @@ public abstract class SocketBase implements PipeListener {
         return false;
     }
 
-    /** Under the lock, during a tracked send only: what its queued copies report to. */
-    DeliveryTracker tracker;
+    // ---------------------------------------------------------------- close
 
     /**
-     * Sends as {@link #send} does with no timeout, and returns a stage completing when the message was written to
-     * the OS (every copy, for PUB), or failing when it never will be. What fails the send itself (closed, QueueFull,
-     * HostUnreachable, a wrong state) fails the stage instead of throwing. Takes ownership of {@code msg}.
+     * Closes: stops listening and reconnecting, waits up to LINGER (capped by the context) for queued messages to
+     * reach connected peers, then closes every connection and releases whatever is still queued.
      */
-    public CompletionStage<Void> sendTracked(ZmtpMessage msg) {
-        DeliveryTracker t = new DeliveryTracker();
-        boolean owned = true;
+    public void close() {
+        Runnable rest = startClose();
+        if (rest != null) {
+            rest.run();
+        }
+    }
+
+    /**
+     * The first part of {@link #close}: closes the socket to the application and starts lingering, against a
+     * deadline counted from now. Returns the rest (waiting until the messages are out or the deadline has passed,
+     * then closing the connections), or null if the socket was already closed. A context starts every socket's
+     * close before finishing any, so they linger together: the whole wait is the longest LINGER, not the sum.
+     */
+    public Runnable startClose() {
+        List<Pipe> all;
+        List<Connector> stopping;
+        lock.lock();
         try {
-            checkSendable(msg);
-            for (;;) {
-                long seq = signal.sequence();
-                lock.lock();
-                try {
-                    checkOpen();
-                    processEvents();
-                    boolean sent;
-                    tracker = t;
-                    try {
-                        sent = xsend(msg);
-                    } finally {
-                        tracker = null;
-                    }
-                    if (sent) {
-                        owned = false;
-                        t.seal();
-                        return t.future;
-                    }
-                } finally {
-                    lock.unlock();
-                }
-                if (overflowPolicy() == ZmtpOverflowPolicy.FAIL) {
-                    throw queueFull();
-                }
-                await(seq, Long.MAX_VALUE);
+            if (closed) {
+                return null;
             }
-        } catch (ZmtpSocketException | IllegalArgumentException e) {
-            t.failed(e);
-            return t.future;
+            closed = true;
+            lingering = true;
+            attached.processEvents();
+            stopping = endpoints.stopListening();
+            all = new ArrayList<>(attached.withEndpoints(endpoints));
+            if (prefetched != null) {
+                prefetched.release();
+                prefetched = null;
+            }
+            xclose();
         } finally {
-            if (owned) {
-                ReferenceCountUtil.release(msg);
-            }
+            lock.unlock();
         }
+        signal.signal();
+        long linger = options.value(ZmtpSocketOption.LINGER);
+        long cap = context.lingerCapMillis();
+        long millis = linger < 0 ? cap : Math.min(linger, cap);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        return () -> finishClose(all, stopping, deadline);
     }
 
-    private final AtomicLong retiredSent = new AtomicLong();
-    private final AtomicLong retiredReceived = new AtomicLong();
-
-    void retire(long sent, long received) {
-        retiredSent.addAndGet(sent);
-        retiredReceived.addAndGet(received);
+    private void finishClose(List<Pipe> all, List<Connector> stopping, long deadline) {
+        try {
+            Linger.lingerAndTerminate(all, signal, deadline);
+        } finally {
+            lingering = false;
+            stopping.forEach(Connector::stop);
+        }
+        endpoints.awaitListenersClosed();
+        endpoints.clear();
+        async.close();
+        context.unregister(this);
+        monitor.stop(all);
     }
 
-    /** Messages written to all connections, ever (peers gone included). */
-    public long sentCount() {
-        return retiredSent.get() + sumOverPeers(Pipe::sentCount);
-    }
-
-    /** Messages received from all connections, ever (peers gone included). */
-    public long receivedCount() {
-        return retiredReceived.get() + sumOverPeers(Pipe::receivedCount);
-    }
+    // ---------------------------------------------------------------- monitors
 
     /**
-     * Before MONITOR_STOPPED, the last event: waits (briefly) for the connections close closed to be closed, then
-     * for one task on each of their event loops, which runs after the close's listeners (DISCONNECTED) have been.
-     * Only when someone monitors; never on an I/O thread, which would wait for itself.
+     * Adds a listener for the socket's events; it runs on an I/O thread (or the thread in bind or close) and must
+     * not block. Events reach it one at a time, in order ({@link MonitorDispatcher}).
      */
-    private void awaitConnectionEvents(List<Pipe> all) {
-        if (!monitor.hasMonitors()) {
-            return;
-        }
-        Set<io.netty.channel.EventLoop> loops = new LinkedHashSet<>();
-        for (Pipe p : all) {
-            io.netty.channel.Channel ch = p.channel();
-            if (ch == null || ch.eventLoop().inEventLoop()) {
-                continue;
-            }
-            ch.closeFuture().awaitUninterruptibly(CLOSE_EVENTS_WAIT_MILLIS);
-            loops.add(ch.eventLoop());
-        }
-        for (io.netty.channel.EventLoop loop : loops) {
-            try {
-                loop.submit(() -> { }).awaitUninterruptibly(CLOSE_EVENTS_WAIT_MILLIS);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                // The loop is gone, and with it anything it had to report.
-            }
-        }
+    public void addMonitor(Consumer<ConnectionEvent> monitor) {
+        this.monitor.add(monitor);
     }
 
-    private static final long CLOSE_EVENTS_WAIT_MILLIS = 2000;
-
-    /** STREAM: connections carry raw bytes, with no ZMTP handshake or framing. */
-    boolean xrawStream() {
-        return false;
+    public void removeMonitor(Consumer<ConnectionEvent> monitor) {
+        this.monitor.remove(monitor);
     }
+
+    /** Reports an event to the monitors, in order with every other (any thread, never blocks). */
+    void report(ConnectionEvent event) {
+        monitor.report(event);
+    }
+
+    // ---------------------------------------------------------------- peers (SocketPeers)
 
     /** Whether {@code peer} is one of this socket's. */
     public boolean owns(Peer peer) {
@@ -837,107 +688,52 @@ public abstract class SocketBase implements PipeListener {
 
     /** A snapshot of the socket's peers. */
     public List<Peer> peers() {
-        lock.lock();
-        try {
-            if (closed) {
-                return List.of();
-            }
-            processEvents();
-            List<Peer> peers = new ArrayList<>();
-            for (Pipe p : livePipes()) {
-                peers.add(p.peer());
-            }
-            return peers;
-        } finally {
-            lock.unlock();
-        }
+        return peers.list();
     }
 
-    /** Sums {@code f} over the live pipes, under the lock. */
-    public long sumOverPeers(java.util.function.ToLongFunction<Pipe> f) {
-        lock.lock();
-        try {
-            if (closed) {
-                return 0;
-            }
-            processEvents();
-            long n = 0;
-            for (Pipe p : livePipes()) {
-                n += f.applyAsLong(p);
-            }
-            return n;
-        } finally {
-            lock.unlock();
-        }
+    /** Sums {@code f} over the socket's peers. */
+    public long sumOverPeers(ToLongFunction<Pipe> f) {
+        return peers.sum(f);
     }
 
-    /** Whether any live pipe satisfies {@code test}. */
-    public boolean anyPeer(java.util.function.Predicate<Pipe> test) {
-        return sumOverPeers(p -> test.test(p) ? 1 : 0) > 0;
+    /** Whether any peer satisfies {@code test}. */
+    public boolean anyPeer(Predicate<Pipe> test) {
+        return peers.any(test);
     }
 
-    /** Releases what is queued for {@code pipe}; returns how many messages (counted as drops). */
-    int clearOutgoing(Pipe pipe) {
-        int n;
-        lock.lock();
-        try {
-            checkOpen();
-            long before = pipe.droppedCount();
-            pipe.discardOutput();
-            n = (int) (pipe.droppedCount() - before);
-        } finally {
-            lock.unlock();
-        }
-        // Room freed: senders waiting for it try again.
-        signal.signal();
-        return n;
+    /** Messages written to all connections, ever (peers gone included). */
+    public long sentCount() {
+        return peers.sentCount();
+    }
+
+    /** Messages received from all connections, ever (peers gone included). */
+    public long receivedCount() {
+        return peers.receivedCount();
+    }
+
+    /** A pipe was terminated (any thread): its counts join the socket's totals. */
+    void retire(long sent, long received) {
+        peers.retire(sent, received);
     }
 
     /** Releases what is queued for every peer; returns how many messages. */
     public int clearOutgoing() {
-        int n = 0;
-        lock.lock();
-        try {
-            checkOpen();
-            processEvents();
-            for (Pipe p : livePipes()) {
-                long before = p.droppedCount();
-                p.discardOutput();
-                n += (int) (p.droppedCount() - before);
-            }
-        } finally {
-            lock.unlock();
-        }
-        signal.signal();
-        return n;
+        return peers.clearOutgoing();
     }
 
-    /**
-     * Disconnects one peer: an accepted one's connection is closed and its pipe dropped; a connecting one stops
-     * being reconnected. What is queued for it is released and counted as dropped.
-     */
+    /** Releases what is queued for {@code pipe}; returns how many messages (counted as drops). */
+    int clearOutgoing(Pipe pipe) {
+        return peers.clearOutgoing(pipe);
+    }
+
+    /** Disconnects one peer ({@link SocketPeers#disconnect}). */
     void disconnectPeer(Pipe p) {
-        lock.lock();
-        try {
-            if (closed || p.isTerminated()) {
-                return;
-            }
-            if (p.isConnecting()) {
-                endpoints.disconnect(p);
-            }
-            processEvents();
-            if (pipes.contains(p) || draining.contains(p)) {
-                if (p.isActive()) {
-                    xdisconnected(p);
-                }
-                dropPipe(p);
-            }
-            p.discardOutput();
-            p.terminate();
-        } finally {
-            lock.unlock();
-        }
-        signal.signal();
+        peers.disconnect(p);
+    }
+
+    /** STREAM: connections carry raw bytes, with no ZMTP handshake or framing. */
+    boolean xrawStream() {
+        return false;
     }
 
     @Override

@@ -44,7 +44,7 @@ class HostilePeerIT {
     private static int pipeCount(SocketBase socket) {
         socket.lock.lock();
         try {
-            socket.processEvents();
+            socket.attached.processEvents();
             return socket.pipes().size();
         } finally {
             socket.lock.unlock();

@@ -1,0 +1,158 @@
+package io.zmtp.socket.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
+
+/**
+ * A socket's peers as the application sees and manages them: the list ({@code ZmtpSocket.peers()}), the counters and
+ * gauges summed over them, what clears their queues or disconnects one ({@link Peer}). A peer is a pipe that may
+ * have a connection now: a connecting one, or an accepted one whose handshake completed, attached or not yet.
+ *
+ * <h2>Threads</h2>
+ * Any application thread. Each call takes the socket's lock and applies the pending pipe events first, so it sees
+ * the pipes the next send or receive would. The totals of pipes gone ({@link #retire}) are atomics, added to once
+ * per pipe ({@link PipeCounters#retire}) by whichever thread terminates it.
+ */
+final class SocketPeers {
+    private final SocketBase socket;
+    private final AtomicLong retiredSent = new AtomicLong();
+    private final AtomicLong retiredReceived = new AtomicLong();
+
+    SocketPeers(SocketBase socket) {
+        this.socket = socket;
+    }
+
+    /** A snapshot of the peers. */
+    List<Peer> list() {
+        socket.lock.lock();
+        try {
+            if (socket.isClosed()) {
+                return List.of();
+            }
+            socket.attached.processEvents();
+            List<Peer> peers = new ArrayList<>();
+            for (Pipe p : livePipes()) {
+                peers.add(p.peer());
+            }
+            return peers;
+        } finally {
+            socket.lock.unlock();
+        }
+    }
+
+    /** Sums {@code f} over the peers (0 once the socket is closed). */
+    long sum(ToLongFunction<Pipe> f) {
+        socket.lock.lock();
+        try {
+            if (socket.isClosed()) {
+                return 0;
+            }
+            socket.attached.processEvents();
+            long n = 0;
+            for (Pipe p : livePipes()) {
+                n += f.applyAsLong(p);
+            }
+            return n;
+        } finally {
+            socket.lock.unlock();
+        }
+    }
+
+    /** Whether any peer satisfies {@code test}. */
+    boolean any(Predicate<Pipe> test) {
+        return sum(p -> test.test(p) ? 1 : 0) > 0;
+    }
+
+    /** A pipe was terminated (any thread): its counts join the totals of peers gone. */
+    void retire(long sent, long received) {
+        retiredSent.addAndGet(sent);
+        retiredReceived.addAndGet(received);
+    }
+
+    /** Messages written to all connections, ever (peers gone included). */
+    long sentCount() {
+        return retiredSent.get() + sum(Pipe::sentCount);
+    }
+
+    /** Messages received from all connections, ever (peers gone included). */
+    long receivedCount() {
+        return retiredReceived.get() + sum(Pipe::receivedCount);
+    }
+
+    /** Releases what is queued for {@code pipe}; returns how many messages (counted as drops). */
+    int clearOutgoing(Pipe pipe) {
+        int n;
+        socket.lock.lock();
+        try {
+            socket.checkOpen();
+            n = discardOutput(pipe);
+        } finally {
+            socket.lock.unlock();
+        }
+        // Room freed: senders waiting for it try again.
+        socket.signal.signal();
+        return n;
+    }
+
+    /** Releases what is queued for every peer; returns how many messages. */
+    int clearOutgoing() {
+        int n = 0;
+        socket.lock.lock();
+        try {
+            socket.checkOpen();
+            socket.attached.processEvents();
+            for (Pipe p : livePipes()) {
+                n += discardOutput(p);
+            }
+        } finally {
+            socket.lock.unlock();
+        }
+        socket.signal.signal();
+        return n;
+    }
+
+    private static int discardOutput(Pipe p) {
+        long before = p.droppedCount();
+        p.discardOutput();
+        return (int) (p.droppedCount() - before);
+    }
+
+    /**
+     * Disconnects one peer: an accepted one's connection is closed and its pipe dropped; a connecting one stops
+     * being reconnected. What is queued for it is released and counted as dropped.
+     */
+    void disconnect(Pipe p) {
+        socket.lock.lock();
+        try {
+            if (socket.isClosed() || p.isTerminated()) {
+                return;
+            }
+            if (p.isConnecting()) {
+                socket.endpoints.disconnect(p);
+            }
+            socket.attached.processEvents();
+            socket.attached.disconnect(p);
+            p.discardOutput();
+            p.terminate();
+        } finally {
+            socket.lock.unlock();
+        }
+        socket.signal.signal();
+    }
+
+    /** Every pipe that is a peer now: connecting ones, and accepted ones whose handshake completed. Lock held. */
+    private List<Pipe> livePipes() {
+        Set<Pipe> all = socket.attached.withEndpoints(socket.endpoints);
+        List<Pipe> live = new ArrayList<>(all.size());
+        for (Pipe p : all) {
+            if (!p.isTerminated() && (p.isConnecting() || p.hasHandshaken())) {
+                live.add(p);
+            }
+        }
+        return live;
+    }
+}
