@@ -39,7 +39,7 @@ import java.lang.invoke.VarHandle;
  * <ul>
  *   <li>The queue's producer is the writer's lock holder; its consumer, one at a time through
  *       {@code tryClaim}/{@code unclaim}, is the reader's lock holder ({@link #take}), or a thread running a transfer
- *       or a discard ({@code Pipe.serviceOutput}). Each claim holder, after letting go, runs whatever transfer or
+ *       or a discard ({@code OutboundQueue.service}). Each claim holder, after letting go, runs whatever transfer or
  *       discard was asked for while it held the queue (request, then try to claim; let go, then look for requests:
  *       volatile on both sides, so one of the two runs it).</li>
  *   <li>The reader is woken only when it may be waiting: a reader that finds the queue empty sets
@@ -96,7 +96,7 @@ final class InprocLink {
     private InprocLink(Pipe writer, Pipe reader, Channel writerChannel) {
         this.writer = writer;
         this.reader = reader;
-        this.queue = writer.outQueue();
+        this.queue = writer.outbound().queue();
         this.writerChannel = writerChannel;
         int sndHwm = writer.sndHwm();
         int rcvHwm = reader.rcvHwm();
@@ -192,7 +192,7 @@ final class InprocLink {
             return;
         }
         end = queue.producedCount();
-        writer.requestTransfer(this);
+        writer.outbound().requestTransfer(this);
     }
 
     // ---------------------------------------------------------------- writer, under its lock
@@ -329,7 +329,7 @@ final class InprocLink {
             writer.countSent(taken);
             reader.countReceived(delivered);
         }
-        writer.serviceOutput();
+        writer.outbound().service();
     }
 
     // ---------------------------------------------------------------- whoever holds the queue's consumer side

@@ -55,7 +55,7 @@ public final class SubSocket extends SocketBase {
             return;
         }
         for (byte[] topic : topics) {
-            pipe.writeOnConnect(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)));
+            pipe.outbound().writeOnConnect(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)));
         }
         ch.flush();
     }
