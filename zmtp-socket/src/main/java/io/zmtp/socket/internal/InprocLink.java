@@ -99,7 +99,7 @@ final class InprocLink {
         this.queue = writer.outbound().queue();
         this.writerChannel = writerChannel;
         int sndHwm = writer.sndHwm();
-        int rcvHwm = reader.rcvHwm();
+        int rcvHwm = reader.inbound().rcvHwm();
         this.limit = sndHwm <= 0 || rcvHwm <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, (long) sndHwm + rcvHwm);
     }
 
@@ -154,7 +154,7 @@ final class InprocLink {
 
     /** Before {@link #open}: hands {@code msg} (a subscription) to the reader ahead of anything in the queue. */
     void stage(Object msg) {
-        ZmtpMessage m = reader.admit(this, msg);
+        ZmtpMessage m = reader.inbound().admit(this, msg);
         if (m == null) {
             return;
         }
@@ -163,7 +163,7 @@ final class InprocLink {
         }
         staged.add(m);
         if (staged.isFull()) {
-            reader.deliver(staged);
+            reader.inbound().deliver(staged);
             staged = null;
         }
     }
@@ -171,10 +171,10 @@ final class InprocLink {
     /** Makes the queue the reader's inbound, after the subscriptions staged for it. */
     private void open() {
         if (staged != null) {
-            reader.deliver(staged);
+            reader.inbound().deliver(staged);
             staged = null;
         }
-        reader.inLink(this);
+        reader.inbound().link(this);
         opened = true;
     }
 
@@ -296,7 +296,7 @@ final class InprocLink {
                     }
                     taken = q.poll(polled, into.capacity());
                     for (int i = 0; i < taken; i++) {
-                        ZmtpMessage admitted = reader.admit(this, polled[i]);
+                        ZmtpMessage admitted = reader.inbound().admit(this, polled[i]);
                         polled[i] = null;
                         if (admitted != null) {
                             into.add(admitted);
@@ -343,7 +343,7 @@ final class InprocLink {
             Object m;
             while (queue.consumerPosition() < last && (m = queue.poll()) != null) {
                 taken++;
-                ZmtpMessage admitted = reader.admit(this, m);
+                ZmtpMessage admitted = reader.inbound().admit(this, m);
                 if (admitted == null) {
                     continue;
                 }
@@ -352,12 +352,12 @@ final class InprocLink {
                 }
                 batch.add(admitted);
                 if (batch.isFull()) {
-                    reader.deliver(batch);
+                    reader.inbound().deliver(batch);
                     batch = null;
                 }
             }
             if (batch != null) {
-                reader.deliver(batch);
+                reader.inbound().deliver(batch);
             }
         }
         state = DONE;

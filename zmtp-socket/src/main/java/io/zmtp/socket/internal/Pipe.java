@@ -1,8 +1,6 @@
 package io.zmtp.socket.internal;
 
 import io.netty.channel.Channel;
-import io.netty.util.ReferenceCountUtil;
-import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpHandshakeFailureReason;
 import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
@@ -16,27 +14,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Everything about one peer: its connection, what it announced, and its two queues. A connecting socket's pipe lives
- * from {@code connect()} to {@code disconnect()} and outlives reconnections; a bound socket's pipe lives as long as
- * its accepted connection.
+ * Everything about one peer: its connection, what it announced, its life across connections, and its two sides. A
+ * connecting socket's pipe lives from {@code connect()} to {@code disconnect()} and outlives reconnections; a bound
+ * socket's pipe lives as long as its accepted connection.
+ *
+ * <h2>Parts</h2>
+ * What it received, on its way to the application, with RCVHWM: {@link InboundFlow}. What it queued for the peer,
+ * with SNDHWM, DROP_OLDEST and the drain to the connection: {@link OutboundQueue}. Each states its threads and
+ * invariants. Over inproc neither side touches the channel: the peer's pipe reads the outbound queue itself
+ * ({@link InprocLink}). The pipe keeps the lifecycle ({@link State}, written by the I/O thread on handshake and
+ * close, and by {@link #terminate}), the counts, and its place in the reading socket's {@link FairQueue}.
  *
  * <h2>Threads</h2>
- * The inbound queue ({@link InboundQueue}, which states its rules) is filled by the I/O thread ({@link #onInbound})
- * and emptied by user threads ({@link #poll}). The outbound queue ({@link OutboundQueue}, which states its rules)
- * the other way round: filled under the socket lock ({@link #offer}), emptied by a drain on the channel's event loop.
- * Both are lock-free. Fields marked "user side" are touched only under the owning socket's lock.
- *
- * <h2>Inproc</h2>
- * Over inproc the outbound queue is read by the peer's pipe itself, under the peer socket's lock: no drain, no
- * channel write ({@link InprocLink}, which states that path's invariants). Such a pipe's outbound queue has a link
- * (its current or last reader) and the pipe an {@code inLink} (the peer queue it reads); {@link #poll} takes from its
- * own inbound queue first (a connection's subscriptions, what a link left when it ended), then from the link.
+ * {@code state}, {@code channel} and {@code handshake} are volatile: written by the connection's I/O thread (or the
+ * inproc thread at a join) and by {@link #terminate}, read by both sides of both queues. Fields marked "user side"
+ * are touched only under the owning socket's lock.
  *
  * <h2>High-water marks</h2>
- * RCVHWM: when the inbound queue ({@link InboundQueue}) reaches it the channel stops reading ({@code autoRead=false})
- * and resumes once the application has taken the queue down to half of it. SNDHWM: {@link #offer} refuses beyond it,
- * and the drain moves messages to the channel only while it is writable (Netty's write-buffer water mark), so memory
- * per peer is bounded by SNDHWM messages plus the channel's high water mark in bytes.
+ * Memory per peer is bounded by RCVHWM received messages plus what one read brings (the channel stops reading at the
+ * mark), and by SNDHWM queued messages plus the channel's write-buffer high water mark in bytes.
  */
 public final class Pipe {
     /** Lifecycle. */
@@ -58,32 +54,13 @@ public final class Pipe {
     private final boolean connecting;
     private final String endpoint;
     private final int sndHwm;
-    private final int rcvHwm;
-    /**
-     * Reading resumes once the application has taken the inbound queue down to here: half the HWM, so a consumer
-     * slightly slower than the connection doesn't flip auto-read (an epoll_ctl each time) on every message.
-     */
-    private final int resumeAt;
-
     private volatile State state;
     private volatile Channel channel;
     private volatile ZmtpHandshakeSuccessEvent handshake;
 
-    private final InboundQueue inbound = new InboundQueue();
-    private volatile boolean readPaused;
-    /** I/O thread only: messages were queued since readers were last signalled. */
-    private boolean inboundUnsignaled;
     private final PipeCounters counters = new PipeCounters();
+    private final InboundFlow inbound;
     private final OutboundQueue outbound;
-
-    // inproc (see InprocLink; the link this pipe's outbound queue feeds is the queue's)
-    /** The link whose queue this pipe reads: the current connection's, or the last one's. */
-    private volatile InprocLink inLink;
-    /** What this pipe's socket takes from an inproc peer; set before the connection's hello goes out. */
-    private volatile boolean readsMessages = true;
-    private volatile boolean acceptsSubscriptions;
-    /** User side: the batch reads from an inproc peer's queue fill, reused. */
-    private InboundBatch linkBatch;
 
     // user side
     private volatile byte[] routingId;
@@ -94,9 +71,8 @@ public final class Pipe {
         this.connecting = connecting;
         this.endpoint = endpoint;
         this.sndHwm = sndHwm;
-        this.rcvHwm = rcvHwm;
-        this.resumeAt = rcvHwm / 2;
         this.state = connecting ? State.CONNECTING : State.DISCONNECTED;
+        this.inbound = new InboundFlow(this, counters, rcvHwm);
         this.outbound = new OutboundQueue(this, listener, counters, sndHwm);
     }
 
@@ -153,9 +129,7 @@ public final class Pipe {
 
     /** Messages received and not yet taken by the application (approximate while messages flow). */
     public int inDepth() {
-        InprocLink l = inLink;
-        long linked = l != null && l.isLive() ? l.queue.size() : 0;
-        return (int) Math.min(Integer.MAX_VALUE, inbound.depth() + linked);
+        return inbound.depth();
     }
 
     public int outDepth() {
@@ -172,6 +146,11 @@ public final class Pipe {
 
     public long sentCount() {
         return counters.sent();
+    }
+
+    /** What this pipe received, on its way to the application: RCVHWM, inproc reading. */
+    InboundFlow inbound() {
+        return inbound;
     }
 
     /** What this pipe queues for its peer: its drain, DROP_OLDEST, inproc hand-overs. */
@@ -198,11 +177,7 @@ public final class Pipe {
     }
 
     public boolean hasInput() {
-        if (inbound.hasNext()) {
-            return true;
-        }
-        InprocLink l = inLink;
-        return l != null && l.readerHasInput();
+        return inbound.hasInput();
     }
 
     /**
@@ -210,58 +185,12 @@ public final class Pipe {
      * whose writer has not yet seen the end of the connection and will hand over what it sent until then. Lock held.
      */
     boolean hasInputToDrain() {
-        if (hasInput()) {
-            return true;
-        }
-        InprocLink l = inLink;
-        return l != null && l.owesReader();
+        return inbound.hasInputToDrain();
     }
 
     /** Takes the next inbound message (ownership passes to the caller), or null. */
     public ZmtpMessage poll() {
-        for (;;) {
-            ZmtpMessage m = inbound.next();
-            if (m != null) {
-                return m;
-            }
-            int left = inbound.takeBatch();
-            if (left >= 0) {
-                if (readPaused && left <= resumeAt) {
-                    Channel ch = channel;
-                    if (ch != null) {
-                        ch.eventLoop().execute(() -> maybeResume(ch));
-                    }
-                }
-                continue;
-            }
-            InboundBatch b = takeFromLink();
-            if (b == null) {
-                return null;
-            }
-            inbound.take(b);
-        }
-    }
-
-    /** Inproc: the next batch from the peer's queue, or null (the reader's wake-up armed). User side. */
-    private InboundBatch takeFromLink() {
-        InprocLink l = inLink;
-        if (l == null) {
-            return null;
-        }
-        InboundBatch b = linkBatch;
-        if (b == null) {
-            linkBatch = b = new InboundBatch(InboundQueue.BATCH);
-        } else {
-            b.clear();
-        }
-        if (l.take(b)) {
-            return b;
-        }
-        if (l.transferPending()) {
-            // Whoever holds the writer's queue hands it over when it lets go; it signals this socket.
-            l.writer.outbound().service();
-        }
-        return null;
+        return inbound.poll();
     }
 
     /** Whether {@link #offer} would accept a message now. User side. */
@@ -320,28 +249,10 @@ public final class Pipe {
     }
 
     /** Either side: the queues (thread-safe), not the batch a reader is taking from. */
-    private void releaseQueued() {
+    void releaseQueued() {
         discardOutput();
         inbound.releaseQueued();
     }
-
-    // ---- inproc (see InprocLink)
-
-    int rcvHwm() {
-        return rcvHwm;
-    }
-
-
-    /** What this pipe's socket takes from an inproc peer; set before a connection's hello goes out. */
-    void readRules(boolean readsMessages, boolean acceptsSubscriptions) {
-        this.readsMessages = readsMessages;
-        this.acceptsSubscriptions = acceptsSubscriptions;
-    }
-
-    void inLink(InprocLink link) {
-        inLink = link;
-    }
-
 
     // ---- the reading socket's fair queue (see FairQueue: which pipes it visits, and how an idle one is woken)
 
@@ -401,48 +312,6 @@ public final class Pipe {
         counters.addReceived(n);
     }
 
-    /**
-     * Any thread: what this pipe's socket takes of an object from an inproc peer's queue, converted as
-     * {@link PipeHandler} converts what a connection reads; null when it takes nothing (the object is released).
-     */
-    ZmtpMessage admit(InprocLink link, Object m) {
-        if (m instanceof OutboundQueue.ForConnection) {
-            OutboundQueue.ForConnection f = (OutboundQueue.ForConnection) m;
-            if (f.channel != link.writerChannel) {
-                // Meant for an earlier connection; this one started with the current subscription set.
-                ReferenceCountUtil.release(f.msg);
-                return null;
-            }
-            m = f.msg;
-        }
-        if (m instanceof TrackedMessage) {
-            // Over inproc, taken by the reader is delivered.
-            m = ((TrackedMessage) m).deliverInproc();
-        }
-        if (m instanceof ZmtpMessage) {
-            if (readsMessages) {
-                return (ZmtpMessage) m;
-            }
-            ((ZmtpMessage) m).release();
-            return null;
-        }
-        if (m instanceof ZmtpCommand) {
-            return PipeHandler.subscriptionMessage((ZmtpCommand) m, acceptsSubscriptions);
-        }
-        ReferenceCountUtil.release(m);
-        return null;
-    }
-
-    /** Any thread: messages from an inproc peer (a connection's subscriptions, what a link left when it ended). */
-    void deliver(InboundBatch batch) {
-        int n = batch.size();
-        inbound.addBatch(batch);
-        countReceived(n);
-        if (state == State.TERMINATED) {
-            inbound.releaseQueued();
-        }
-    }
-
     // ---- I/O side
 
     void onHandshake(Channel ch, ZmtpHandshakeSuccessEvent success) {
@@ -452,7 +321,7 @@ public final class Pipe {
         }
         this.handshake = success;
         this.channel = ch;
-        this.readPaused = false;
+        inbound.resetReadPaused();
         this.state = State.ACTIVE;
         if (!listener.pipeConnected(this)) {
             state = connecting ? State.CONNECTING : State.DISCONNECTED;
@@ -498,7 +367,7 @@ public final class Pipe {
         }
         this.handshake = success;
         this.channel = ch;
-        this.readPaused = false;
+        inbound.resetReadPaused();
         this.state = State.ACTIVE;
         if (!listener.pipeConnected(this)) {
             state = connecting ? State.CONNECTING : State.DISCONNECTED;
@@ -513,46 +382,12 @@ public final class Pipe {
     }
 
     void onInbound(ZmtpMessage msg) {
-        if (state == State.TERMINATED) {
-            msg.release();
-            return;
-        }
-        if (inbound.add(msg)) {
-            publishInbound();
-        }
-        if (rcvHwm > 0 && !readPaused && inbound.depthWithFilling() >= rcvHwm) {
-            Channel ch = channel;
-            if (ch != null) {
-                readPaused = true;
-                ch.config().setAutoRead(false);
-                // The application may have emptied the queue before it could see readPaused.
-                if (inbound.count() <= resumeAt) {
-                    maybeResume(ch);
-                }
-            }
-        }
-        // Readers are woken once per read from the socket, not once per message (see onReadComplete).
-        inboundUnsignaled = true;
-    }
-
-    /** Hands the batch being filled to readers (I/O thread). */
-    private void publishInbound() {
-        int n = inbound.publish();
-        if (n > 0) {
-            countReceived(n);
-            if (state == State.TERMINATED) {
-                releaseQueued();
-            }
-        }
+        inbound.onInbound(msg);
     }
 
     /** The end of a read from the connection: publish what arrived and wake readers. */
     void onReadComplete() {
-        publishInbound();
-        if (inboundUnsignaled) {
-            inboundUnsignaled = false;
-            signalActivity();
-        }
+        inbound.onReadComplete();
     }
 
     void onInactive(Channel ch) {
@@ -563,7 +398,7 @@ public final class Pipe {
         if (l != null && l.writerChannel == ch) {
             l.detach();
         }
-        publishInbound();
+        inbound.publish();
         if (state == State.TERMINATED) {
             releaseQueued();
             return;
@@ -582,13 +417,6 @@ public final class Pipe {
     void onWritable(Channel ch) {
         if (ch.isWritable()) {
             outbound.drain(ch);
-        }
-    }
-
-    private void maybeResume(Channel ch) {
-        if (readPaused && channel == ch && inbound.count() <= resumeAt) {
-            readPaused = false;
-            ch.config().setAutoRead(true);
         }
     }
 
@@ -659,7 +487,7 @@ public final class Pipe {
     }
 
     public boolean isInHwmReached() {
-        return readPaused;
+        return inbound.isReadPaused();
     }
 
     public int sndHwm() {
