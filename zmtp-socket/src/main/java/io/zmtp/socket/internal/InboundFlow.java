@@ -12,12 +12,14 @@ import io.zmtp.codec.ZmtpMessage;
  * connection's subscriptions, what a link left when it ended), then from the link.
  *
  * <h2>Threads</h2>
- * The I/O thread adds ({@link #onInbound}, published once per read by {@link #onReadComplete}, which then wakes
- * readers once); user threads take under the socket lock ({@link #poll}). RCVHWM: when the queue reaches it the I/O
- * thread stops the channel reading ({@code autoRead=false}, {@code readPaused}); a reader that has taken the queue
- * down to half of it asks the channel's loop to resume, which looks at the queue again there. Both sides read
- * {@code readPaused} (volatile), and the I/O thread looks at the queue once more after setting it, so a pause is
- * never left in place with the queue empty.
+ * The I/O thread adds ({@link #onInbound}), publishing a batch when it fills and at the end of each read
+ * ({@link #onReadComplete}, which then wakes readers once); over inproc, whole batches come from any thread
+ * ({@link #deliver}); user threads take under the socket lock ({@link #poll}).
+ *
+ * <p>RCVHWM: when the queue reaches it the I/O thread stops the channel reading ({@code autoRead=false},
+ * {@code readPaused}); a reader that has taken the queue down to half of it asks the channel's loop to resume, which
+ * looks at the queue again there. {@code readPaused} is volatile, and the I/O thread looks at the queue once more
+ * after setting it, for an application that took the queue down before it could see the flag.
  */
 final class InboundFlow {
     private final Pipe pipe;

@@ -295,8 +295,9 @@ final class InprocLink {
                         scratch = polled = new Object[into.capacity()];
                     }
                     taken = q.poll(polled, into.capacity());
+                    InboundFlow in = reader.inbound();
                     for (int i = 0; i < taken; i++) {
-                        ZmtpMessage admitted = reader.inbound().admit(this, polled[i]);
+                        ZmtpMessage admitted = in.admit(this, polled[i]);
                         polled[i] = null;
                         if (admitted != null) {
                             into.add(admitted);

@@ -31,8 +31,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * are touched only under the owning socket's lock.
  *
  * <h2>High-water marks</h2>
- * Memory per peer is bounded by RCVHWM received messages plus what one read brings (the channel stops reading at the
- * mark), and by SNDHWM queued messages plus the channel's write-buffer high water mark in bytes.
+ * RCVHWM: when the inbound queue reaches it the channel stops reading, and resumes once the application has taken the
+ * queue down to half of it ({@link InboundFlow}). SNDHWM: {@link #offer} refuses beyond it, and the drain moves
+ * messages to the channel only while it is writable (Netty's write-buffer water mark), so the output held per peer is
+ * bounded by SNDHWM messages plus the channel's high water mark in bytes ({@link OutboundQueue}).
  */
 public final class Pipe {
     /** Lifecycle. */
