@@ -41,7 +41,7 @@ public final class Distributor {
                     return;
                 }
                 ZmtpMessage copy = share(msg);
-                if (p.offer(copy) || (replaceOldest && p.offerReplacingOldest(copy))) {
+                if (p.offer(copy) || (replaceOldest && p.outbound().offerReplacingOldest(copy))) {
                     delivered[0]++;
                 } else {
                     copy.release();

@@ -39,7 +39,7 @@ import java.lang.invoke.VarHandle;
  * <ul>
  *   <li>The queue's producer is the writer's lock holder; its consumer, one at a time through
  *       {@code tryClaim}/{@code unclaim}, is the reader's lock holder ({@link #take}), or a thread running a transfer
- *       or a discard ({@code Pipe.serviceOutput}). Each claim holder, after letting go, runs whatever transfer or
+ *       or a discard ({@code OutboundQueue.service}). Each claim holder, after letting go, runs whatever transfer or
  *       discard was asked for while it held the queue (request, then try to claim; let go, then look for requests:
  *       volatile on both sides, so one of the two runs it).</li>
  *   <li>The reader is woken only when it may be waiting: a reader that finds the queue empty sets
@@ -96,10 +96,10 @@ final class InprocLink {
     private InprocLink(Pipe writer, Pipe reader, Channel writerChannel) {
         this.writer = writer;
         this.reader = reader;
-        this.queue = writer.outQueue();
+        this.queue = writer.outbound().queue();
         this.writerChannel = writerChannel;
         int sndHwm = writer.sndHwm();
-        int rcvHwm = reader.rcvHwm();
+        int rcvHwm = reader.inbound().rcvHwm();
         this.limit = sndHwm <= 0 || rcvHwm <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, (long) sndHwm + rcvHwm);
     }
 
@@ -154,7 +154,7 @@ final class InprocLink {
 
     /** Before {@link #open}: hands {@code msg} (a subscription) to the reader ahead of anything in the queue. */
     void stage(Object msg) {
-        ZmtpMessage m = reader.admit(this, msg);
+        ZmtpMessage m = reader.inbound().admit(this, msg);
         if (m == null) {
             return;
         }
@@ -163,7 +163,7 @@ final class InprocLink {
         }
         staged.add(m);
         if (staged.isFull()) {
-            reader.deliver(staged);
+            reader.inbound().deliver(staged);
             staged = null;
         }
     }
@@ -171,10 +171,10 @@ final class InprocLink {
     /** Makes the queue the reader's inbound, after the subscriptions staged for it. */
     private void open() {
         if (staged != null) {
-            reader.deliver(staged);
+            reader.inbound().deliver(staged);
             staged = null;
         }
-        reader.inLink(this);
+        reader.inbound().link(this);
         opened = true;
     }
 
@@ -192,7 +192,7 @@ final class InprocLink {
             return;
         }
         end = queue.producedCount();
-        writer.requestTransfer(this);
+        writer.outbound().requestTransfer(this);
     }
 
     // ---------------------------------------------------------------- writer, under its lock
@@ -295,8 +295,9 @@ final class InprocLink {
                         scratch = polled = new Object[into.capacity()];
                     }
                     taken = q.poll(polled, into.capacity());
+                    InboundFlow in = reader.inbound();
                     for (int i = 0; i < taken; i++) {
-                        ZmtpMessage admitted = reader.admit(this, polled[i]);
+                        ZmtpMessage admitted = in.admit(this, polled[i]);
                         polled[i] = null;
                         if (admitted != null) {
                             into.add(admitted);
@@ -329,7 +330,7 @@ final class InprocLink {
             writer.countSent(taken);
             reader.countReceived(delivered);
         }
-        writer.serviceOutput();
+        writer.outbound().service();
     }
 
     // ---------------------------------------------------------------- whoever holds the queue's consumer side
@@ -343,7 +344,7 @@ final class InprocLink {
             Object m;
             while (queue.consumerPosition() < last && (m = queue.poll()) != null) {
                 taken++;
-                ZmtpMessage admitted = reader.admit(this, m);
+                ZmtpMessage admitted = reader.inbound().admit(this, m);
                 if (admitted == null) {
                     continue;
                 }
@@ -352,12 +353,12 @@ final class InprocLink {
                 }
                 batch.add(admitted);
                 if (batch.isFull()) {
-                    reader.deliver(batch);
+                    reader.inbound().deliver(batch);
                     batch = null;
                 }
             }
             if (batch != null) {
-                reader.deliver(batch);
+                reader.inbound().deliver(batch);
             }
         }
         state = DONE;

@@ -19,7 +19,7 @@ final class PipeMessageReader implements ZmtpMessageReader {
     private final DefaultZmtpMessageReader messages;
 
     PipeMessageReader(Pipe pipe, boolean readsMessages) {
-        this.messages = readsMessages ? new DefaultZmtpMessageReader(pipe::onInbound) : null;
+        this.messages = readsMessages ? new DefaultZmtpMessageReader(pipe.inbound()::onInbound) : null;
     }
 
     @Override

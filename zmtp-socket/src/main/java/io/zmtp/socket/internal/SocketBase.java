@@ -583,7 +583,8 @@ public abstract class SocketBase implements PipeListener {
      */
     protected final boolean overflow(ZmtpMessage msg, Pipe victim) {
         ZmtpOverflowPolicy policy = overflowPolicy();
-        if (policy == ZmtpOverflowPolicy.DROP_OLDEST && victim != null && victim.offerReplacingOldest(msg)) {
+        if (policy == ZmtpOverflowPolicy.DROP_OLDEST && victim != null
+                && victim.outbound().offerReplacingOldest(msg)) {
             return true;
         }
         if (policy == ZmtpOverflowPolicy.DROP_OLDEST || policy == ZmtpOverflowPolicy.DROP_NEWEST) {

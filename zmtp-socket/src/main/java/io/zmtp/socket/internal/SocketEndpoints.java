@@ -86,7 +86,7 @@ final class SocketEndpoints {
         buffers.apply(ch);
         if (transport instanceof InprocTransport) {
             // Before the handlers, whose hello goes out at once: the peer joins its queue to this pipe on reading it.
-            pipe.readRules(socket.readsMessages(), socket.acceptsSubscriptions());
+            pipe.inbound().readRules(socket.readsMessages(), socket.acceptsSubscriptions());
             ch.attr(InprocTransport.LOCAL_END).set(new InprocEnd(pipe, ch));
         }
         ch.pipeline().addLast(ConnectionMonitorHandler.NAME, new ConnectionMonitorHandler(pipe));

@@ -22,7 +22,7 @@ import java.lang.invoke.VarHandle;
  *   <li>{@code produced} is written with a volatile store after the element and, at a chunk's end, the link to the
  *       next chunk: a consumer that reads it sees both. A volatile store (not only an ordered one) so that a
  *       producer that then reads a consumer's "asleep" flag is ordered after it: the caller's wake-up protocol
- *       (Dekker style, see {@code Pipe}) relies on it.</li>
+ *       (Dekker style, see {@code OutboundQueue} and {@code InprocLink}) relies on it.</li>
  *   <li>{@code consumed} is published by the consumer with an ordered store in {@link #publishConsumed()}, every
  *       few elements and at the end of a run; the producer's count of queued elements is never below the truth.</li>
  * </ul>

@@ -55,7 +55,7 @@ public final class SubSocket extends SocketBase {
             return;
         }
         for (byte[] topic : topics) {
-            pipe.writeOnConnect(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)));
+            pipe.outbound().writeOnConnect(ZmtpCommand.subscribe(Unpooled.wrappedBuffer(topic)));
         }
         ch.flush();
     }
@@ -73,7 +73,8 @@ public final class SubSocket extends SocketBase {
         if (!changed) {
             return;
         }
-        // The snapshot first: a pipe becoming active now reads it after turning active (see Pipe#writeToConnection).
+        // The snapshot first: a pipe becoming active now reads it after turning active
+        // (see OutboundQueue#writeToConnection).
         snapshot = List.copyOf(filter.prefixes());
         // Every live pipe, not only those attached: one whose CONNECTED event is still in the mailbox is up already.
         forEachLivePipe(p -> {

@@ -8,9 +8,9 @@ import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.socket.ZmtpSocketException;
 
 /**
- * A queued message whose sender asked to know when it is written (as {@code Pipe}'s ForConnection wraps a command
- * for one connection). The drain writes it alone, with a real promise, where plain messages go in batches with the
- * void promise. If it is released instead (dropped, cleared, discarded with its peer, the socket closed), the
+ * A queued message whose sender asked to know when it is written (as {@code OutboundQueue}'s ForConnection wraps a
+ * command for one connection). The drain writes it alone, with a real promise, where plain messages go in batches
+ * with the void promise. If it is released instead (dropped, cleared, discarded with its peer, the socket closed), the
  * release fails the sender's future: being reference counted, it is released by the same code that releases any
  * queued message.
  */

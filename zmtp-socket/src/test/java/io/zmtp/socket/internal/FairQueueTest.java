@@ -34,7 +34,7 @@ class FairQueueTest {
         for (int i = 0; i < count; i++) {
             b.add(message(index, from + i));
         }
-        pipe.deliver(b);
+        pipe.inbound().deliver(b);
         pipe.signalActivity();
     }
 
