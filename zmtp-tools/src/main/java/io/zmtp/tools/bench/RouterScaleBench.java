@@ -271,7 +271,8 @@ public final class RouterScaleBench implements Callable<Integer> {
             command.add(System.getProperty("java.class.path"));
             command.add("io.zmtp.tools.Zmtp");
             command.addAll(List.of("bench", "router-scale", "--dealer-side", endpoint, "--peers", "" + peers,
-                    "--active", "" + senders(), "--inflight", "" + inflight, "--size", "" + options.size, "--frames", "" + options.frames,
+                    "--active", "" + senders(), "--inflight", "" + inflight, "--size", "" + options.size,
+                    "--frames", "" + options.frames,
                     "--io-threads", "" + options.context.ioThreads(), "--connect-timeout", "" + connectTimeoutSeconds,
                     options.context.nativeTransport() ? "--native-transport" : "--no-native-transport"));
             process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
