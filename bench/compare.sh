@@ -25,9 +25,10 @@
 #                                    # of the default sections over tcp (about 70 s at RUNS=3).
 #   SECTIONS=spotify bench/compare.sh # Spotify's netty4-zmtp 0.4.0 (its own JVM on Netty 4.0, bench/spotify/) in its
 #                                    # README's in-process shapes beside ours, one JVM each, SPOTIFY_SECONDS (10) per
-#                                    # run, mean of seconds 4 on: one-way 100 B (theirs; ours codec only and socket
-#                                    # layer) and request/reply with 1000 in flight, 6 frames (theirs: 9, 9, 0, 20, 40,
-#                                    # 100 B; ours: delimiter, 16 B header, 4 x 40 B; codec only and socket layer).
+#                                    # run, mean of seconds 4 on: one-way 100 B (theirs; ours codec only, one
+#                                    # message retained per write as theirs, and socket layer) and request/reply
+#                                    # with 1000 in flight, 6 frames (theirs: 9, 9, 0, 20, 40, 100 B; ours:
+#                                    # delimiter, 16 B header, 4 x 40 B; codec only and socket layer).
 #                                    # Not part of the default sections (about 4 minutes at RUNS=3).
 #
 # Installs what it needs: gcc/libzmq3-dev (apt-get, via install-libzmq.sh), JeroMQ (Maven), matplotlib (venv under
@@ -277,7 +278,9 @@ run_spotify() { # kind impl run
   local kind=$1 impl=$2 run=$3 log="$out/last-spotify.txt" s=$SPOTIFY_SECONDS size
   case "$kind/$impl" in
     spot_thr/spotify) size=100; timeout 120 $(cmd spotify throughput) "$s" 100 > "$log" 2>&1 ;;
-    spot_thr/zmtp-codec) size=100; timeout 120 $(cmd zmtp bench) throughput --size 100 --duration "$s" > "$log" 2>&1 ;;
+    spot_thr/zmtp-codec) size=100
+      # --same-message: Spotify's ThroughputBenchmark writes one retained message again and again.
+      timeout 120 $(cmd zmtp bench) throughput --same-message --size 100 --duration "$s" > "$log" 2>&1 ;;
     spot_thr/zmtp-socket) size=100
       timeout 120 $(cmd zmtp bench) throughput --socket --size 100 --duration "$s" > "$log" 2>&1 ;;
     spot_rr/spotify) size=178; timeout 120 $(cmd spotify reqrep) "$s" 1000 > "$log" 2>&1 ;;

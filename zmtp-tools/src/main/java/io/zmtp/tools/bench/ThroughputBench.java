@@ -55,10 +55,17 @@ public final class ThroughputBench implements Callable<Integer> {
             + "burst; off, flush every message (default: ${DEFAULT-VALUE}).")
     String batching;
 
+    @Option(names = "--same-message", description = "Codec only: write one message again and again, retained for each "
+            + "write (Spotify netty-zmtp's ThroughputBenchmark shape), instead of building one per write.")
+    boolean sameMessage;
+
     @Override
     public Integer call() throws Exception {
         try {
             options.check();
+            if (sameMessage && socket) {
+                throw new IllegalArgumentException("--same-message is for the codec only");
+            }
             if (!BenchOptions.batching(batching) && socket) {
                 throw new IllegalArgumentException("--batching off: the socket layer decides when to flush");
             }
@@ -157,13 +164,15 @@ public final class ThroughputBench implements Callable<Integer> {
                         @Override
                         protected void initChannel(Channel ch) {
                             ch.pipeline().addLast(new ZmtpHandshakeHandler(ZmtpConfig.builder(ZmtpSocketType.PUSH).build()));
-                            ch.pipeline().addLast(new Sender(payload, options.frames, batching));
+                            ch.pipeline().addLast(new Sender(payload, options.frames, batching, sameMessage));
                         }
                     })
                     .connect(server.localAddress()).sync().channel();
             System.out.printf("zmtp bench throughput: PUSH -> PULL over tcp %s, %d x %d B frames per message, %s, "
-                            + "batching %s, codec only, %d s%n", server.localAddress(), options.frames, options.size,
-                    t.transportName(), batching ? "on" : "off", options.durationSeconds);
+                            + "batching %s, %s, codec only, %d s%n", server.localAddress(), options.frames,
+                    options.size, t.transportName(), batching ? "on" : "off",
+                    sameMessage ? "one message retained per write" : "a message built per write",
+                    options.durationSeconds);
             printRates(received);
             client.close().sync();
             server.close().sync();
@@ -198,20 +207,37 @@ public final class ThroughputBench implements Callable<Integer> {
         }
     }
 
-    /** Writes bursts from the event loop while writable; one flush per burst (batching) or per message. */
+    /**
+     * Writes bursts from the event loop while writable; one flush per burst (batching) or per message. Each message is
+     * built for its write, as an application's are, or is one message retained for each write.
+     */
     private static final class Sender extends ChannelInboundHandlerAdapter {
         private static final int BURST = 1024;
         private final ByteBuf payload;
         private final int frames;
         private final boolean batching;
+        private final ZmtpMessage shared;
         private final Runnable pump = this::pump;
         private ChannelHandlerContext ctx;
         private ZmtpBatchFlusher flusher;
 
-        Sender(ByteBuf payload, int frames, boolean batching) {
+        Sender(ByteBuf payload, int frames, boolean batching, boolean sameMessage) {
             this.payload = payload;
             this.frames = frames;
             this.batching = batching;
+            this.shared = sameMessage ? build(payload, frames) : null;
+        }
+
+        private static ZmtpMessage build(ByteBuf payload, int frames) {
+            ZmtpMessage message = ZmtpMessage.create();
+            for (int f = 0; f < frames; f++) {
+                message.add(payload.duplicate());
+            }
+            return message;
+        }
+
+        private ZmtpMessage next() {
+            return shared != null ? shared.retain() : build(payload, frames);
         }
 
         @Override
@@ -233,6 +259,13 @@ public final class ThroughputBench implements Callable<Integer> {
         }
 
         @Override
+        public void handlerRemoved(ChannelHandlerContext ctx) {
+            if (shared != null && shared.refCnt() > 0) {
+                shared.release();
+            }
+        }
+
+        @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             if (!(cause instanceof java.io.IOException)) {
                 ctx.fireExceptionCaught(cause);
@@ -243,14 +276,10 @@ public final class ThroughputBench implements Callable<Integer> {
         private void pump() {
             Channel ch = ctx.channel();
             for (int i = 0; i < BURST && ch.isWritable() && ch.isActive(); i++) {
-                ZmtpMessage message = ZmtpMessage.create();
-                for (int f = 0; f < frames; f++) {
-                    message.add(payload.duplicate());
-                }
                 if (batching) {
-                    ctx.write(message, ctx.voidPromise());
+                    ctx.write(next(), ctx.voidPromise());
                 } else {
-                    ctx.writeAndFlush(message, ctx.voidPromise());
+                    ctx.writeAndFlush(next(), ctx.voidPromise());
                 }
             }
             if (batching) {

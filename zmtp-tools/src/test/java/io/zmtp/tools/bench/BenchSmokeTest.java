@@ -14,7 +14,8 @@ class BenchSmokeTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
-        "throughput --duration 1; codec only; average: ",
+        "throughput --duration 1; a message built per write, codec only; average: ",
+        "throughput --duration 1 --same-message; one message retained per write, codec only; average: ",
         "throughput --socket --duration 1; socket layer; average: ",
         "throughput --socket --transport inproc --duration 1; over inproc://; average: ",
         "reqrep --duration 1 --inflight 10 --clients 2; 2 DEALER -> ROUTER; average: ",
