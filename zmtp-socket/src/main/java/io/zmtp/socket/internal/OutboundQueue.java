@@ -106,12 +106,17 @@ final class OutboundQueue {
         if (!hasRoom()) {
             return false;
         }
+        enqueue(msg);
+        return true;
+    }
+
+    /** Publishes {@code msg}, counted and tracked as asked, and schedules a drain for it. Producer side. */
+    private void enqueue(Object msg) {
         msg = trackIfAsked(msg);
         // Counted before it is published: once queued, the drain may take it and the encoder consume it.
         counters.queuedOut(msg);
         queue.offer(msg);
         scheduleDrain();
-        return true;
     }
 
     /**
@@ -410,11 +415,8 @@ final class OutboundQueue {
         if (!queue.producerBelow(sndHwm)) {
             return false;
         }
-        msg = trackIfAsked(msg);
-        counters.queuedOut(msg);
-        queue.offer(msg);
-        // A drain that found the queue claimed by this has left: schedule one for what is queued.
-        scheduleDrain();
+        // Its drain also covers one that found the queue claimed by this sender while it evicted, and left.
+        enqueue(msg);
         return true;
     }
 }
