@@ -40,10 +40,12 @@ final class RandomSteps {
             AssertionError failure = run(property, c, steps);
             if (failure != null) {
                 List<S> shrunk = shrink(property, c, steps);
+                AssertionError shrunkFailure = shrunk.size() < steps.size() ? run(property, c, shrunk) : null;
                 AssertionError report = new AssertionError("property failed with -Dzmtp.property.seed=" + seed
                         + " (try " + (i + 1) + " of " + n + ")\n  setting: " + c + "\n  steps: " + steps
-                        + "\n  shrunk to " + shrunk.size() + " steps: " + shrunk + "\n  " + failure.getMessage(),
-                        failure);
+                        + "\n  " + failure.getMessage()
+                        + "\n  shrunk to " + shrunk.size() + " steps: " + shrunk
+                        + (shrunkFailure != null ? "\n  " + shrunkFailure.getMessage() : ""), failure);
                 throw report;
             }
         }
