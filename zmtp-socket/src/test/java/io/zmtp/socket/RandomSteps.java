@@ -39,13 +39,12 @@ final class RandomSteps {
             List<S> steps = generator.apply(random);
             AssertionError failure = run(property, c, steps);
             if (failure != null) {
-                List<S> shrunk = shrink(property, c, steps);
-                AssertionError shrunkFailure = shrunk.size() < steps.size() ? run(property, c, shrunk) : null;
+                Shrunk<S> shrunk = shrink(property, c, steps, failure);
                 AssertionError report = new AssertionError("property failed with -Dzmtp.property.seed=" + seed
                         + " (try " + (i + 1) + " of " + n + ")\n  setting: " + c + "\n  steps: " + steps
                         + "\n  " + failure.getMessage()
-                        + "\n  shrunk to " + shrunk.size() + " steps: " + shrunk
-                        + (shrunkFailure != null ? "\n  " + shrunkFailure.getMessage() : ""), failure);
+                        + "\n  shrunk to " + shrunk.steps().size() + " steps: " + shrunk.steps()
+                        + (shrunk.failure() != failure ? "\n  " + shrunk.failure().getMessage() : ""), failure);
                 throw report;
             }
         }
@@ -62,18 +61,26 @@ final class RandomSteps {
         }
     }
 
-    private static <C, S> List<S> shrink(BiConsumer<C, List<S>> property, C setting, List<S> failing) {
+    /** The shortest failing sequence found, and how it failed. */
+    private record Shrunk<S>(List<S> steps, AssertionError failure) {
+    }
+
+    private static <C, S> Shrunk<S> shrink(BiConsumer<C, List<S>> property, C setting, List<S> failing,
+                                           AssertionError failure) {
         List<S> current = new ArrayList<>(failing);
+        AssertionError currentFailure = failure;
         int reruns = 0;
         for (int i = current.size() - 1; i >= 0 && reruns < SHRINK_RERUNS; i--) {
             List<S> candidate = new ArrayList<>(current);
             candidate.remove(i);
             reruns++;
-            if (run(property, setting, candidate) != null) {
+            AssertionError candidateFailure = run(property, setting, candidate);
+            if (candidateFailure != null) {
                 current = candidate;
+                currentFailure = candidateFailure;
             }
         }
-        return current;
+        return new Shrunk<>(current, currentFailure);
     }
 
     /** A random list of {@code min..max} items. */
