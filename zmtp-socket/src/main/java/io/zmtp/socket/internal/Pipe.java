@@ -61,6 +61,7 @@ public final class Pipe {
     private volatile ZmtpHandshakeSuccessEvent handshake;
 
     private final PipeCounters counters = new PipeCounters();
+    private final ConnectionBudget budget = new ConnectionBudget();
     private final InboundFlow inbound;
     private final OutboundQueue outbound;
 
@@ -76,6 +77,11 @@ public final class Pipe {
         this.state = connecting ? State.CONNECTING : State.DISCONNECTED;
         this.inbound = new InboundFlow(this, counters, rcvHwm);
         this.outbound = new OutboundQueue(this, listener, counters, sndHwm);
+    }
+
+    /** What the peer can make the socket hold, and what it holds now ({@link ConnectionBudget}). */
+    public ConnectionBudget budget() {
+        return budget;
     }
 
     public long id() {
