@@ -463,6 +463,12 @@ public final class Pipe {
         return id == null || id.isEmpty() ? null : id;
     }
 
+    /** The properties the authenticator attached to the peer on its last handshake; empty if none did. */
+    ZmtpMetadata authMetadata() {
+        ZmtpHandshakeSuccessEvent h = handshake;
+        return h == null ? ZmtpMetadata.EMPTY : h.authMetadata();
+    }
+
     /** Whether a connection of this pipe ever completed its handshake (for STREAM: came up). */
     boolean hasHandshaken() {
         return handshake != null;
