@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
  * namespace {@code 10.201.N.2} (N from the process id, so concurrent runs don't collide). Traffic only ever goes between
  * the two ends. {@link #dropAll()} makes the namespace drop every packet (iptables, inside the namespace only), a
  * dead link with no FIN and no reset; {@link #restore()} lifts it. Needs root, {@code ip} (iproute2) and
- * {@code iptables}: {@code .ci/install-test-tools} installs Debian's packages; without them the test fails.
+ * {@code iptables}: the build installs Debian's packages (zmtp-interop/src/test/sh/install-debian-packages.sh, in
+ * pre-integration-test); without them the test fails.
  */
 final class NetNamespace implements AutoCloseable {
     final String name;
@@ -72,8 +73,8 @@ final class NetNamespace implements AutoCloseable {
         }
         if (why != null) {
             throw new AssertionError("network namespaces are unavailable (" + why + "). This test needs root and"
-                    + " Debian's iproute2 and iptables: run .ci/install-test-tools (apt-get install -y iproute2"
-                    + " iptables) as root.");
+                    + " Debian's iproute2 and iptables, which the build installs when it runs as root (else:"
+                    + " apt-get install -y iproute2 iptables).");
         }
     }
 

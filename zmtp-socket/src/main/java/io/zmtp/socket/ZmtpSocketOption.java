@@ -108,6 +108,15 @@ public final class ZmtpSocketOption<T> {
     public static final ZmtpSocketOption<ZmtpOverflowPolicy> OVERFLOW = new ZmtpSocketOption<>("OVERFLOW",
             ZmtpOverflowPolicy.class, ZmtpOverflowPolicy.DEFAULT, v -> true);
 
+    /**
+     * Bytes of subscriptions a PUB or XPUB holds for one peer: each topic counts its length plus 64 bytes (what
+     * storing it costs). A SUBSCRIBE that would pass it disconnects the peer, with a {@code PROTOCOL_ERROR} monitor
+     * event; -1 = no limit. Not in libzmq, which has no limit. The default, 64 MiB, is MAXMSGSIZE's default: a peer
+     * can hold at most as much in subscriptions as in one message. Read when a connection is made.
+     */
+    public static final ZmtpSocketOption<Long> MAX_SUBSCRIPTION_BYTES = new ZmtpSocketOption<>(
+            "MAX_SUBSCRIPTION_BYTES", Long.class, 64L << 20, v -> v == -1 || v > 0);
+
     private final String name;
     private final Class<T> type;
     private final T defaultValue;

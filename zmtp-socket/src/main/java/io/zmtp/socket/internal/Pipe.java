@@ -61,6 +61,7 @@ public final class Pipe {
     private volatile ZmtpHandshakeSuccessEvent handshake;
 
     private final PipeCounters counters = new PipeCounters();
+    private final ConnectionBudget budget = new ConnectionBudget();
     private final InboundFlow inbound;
     private final OutboundQueue outbound;
 
@@ -76,6 +77,11 @@ public final class Pipe {
         this.state = connecting ? State.CONNECTING : State.DISCONNECTED;
         this.inbound = new InboundFlow(this, counters, rcvHwm);
         this.outbound = new OutboundQueue(this, listener, counters, sndHwm);
+    }
+
+    /** What the peer can make the socket hold, and what it holds now ({@link ConnectionBudget}). */
+    public ConnectionBudget budget() {
+        return budget;
     }
 
     public long id() {
@@ -455,6 +461,12 @@ public final class Pipe {
         ZmtpHandshakeSuccessEvent h = handshake;
         String id = h == null ? null : h.userId();
         return id == null || id.isEmpty() ? null : id;
+    }
+
+    /** The properties the authenticator attached to the peer on its last handshake; empty if none did. */
+    ZmtpMetadata authMetadata() {
+        ZmtpHandshakeSuccessEvent h = handshake;
+        return h == null ? ZmtpMetadata.EMPTY : h.authMetadata();
     }
 
     /** Whether a connection of this pipe ever completed its handshake (for STREAM: came up). */

@@ -1,11 +1,13 @@
 package io.zmtp.socket.internal;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.ResourceLeakDetector;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpOverflowPolicy;
+import io.zmtp.socket.ZmtpSocketEvent;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 
@@ -730,6 +732,20 @@ public abstract class SocketBase implements PipeListener {
     /** Disconnects one peer ({@link SocketPeers#disconnect}). */
     void disconnectPeer(Pipe p) {
         peers.disconnect(p);
+    }
+
+    /**
+     * Closes the connection of a peer that went over its {@link ConnectionBudget} (user side): logs why, reports a
+     * {@code PROTOCOL_ERROR} monitor event with the reason, and closes the connection as a protocol error does (an
+     * accepted peer is gone; a connecting socket reconnects). Nothing else is touched: what other peers queued stays.
+     */
+    void closeOverBudget(Pipe pipe, String reason) {
+        ConnectionBudget.logClose(pipe, reason);
+        Channel ch = pipe.channel();
+        if (ch != null) {
+            pipe.emit(ZmtpSocketEvent.Type.PROTOCOL_ERROR, ch, reason);
+            ch.close();
+        }
     }
 
     /** STREAM: connections carry raw bytes, with no ZMTP handshake or framing. */

@@ -110,6 +110,7 @@ final class SocketEndpoints {
         ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
         int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
         int rcvHwm = options.value(ZmtpSocketOption.RCVHWM);
+        long maxSubscriptionBytes = options.value(ZmtpSocketOption.MAX_SUBSCRIPTION_BYTES);
         KernelBuffers buffers = KernelBuffers.of(options);
         // Made before binding: a connection may be accepted before bind returns (an inproc peer waiting for the
         // name connects the moment it is bound), and its pipe belongs to this listener all the same.
@@ -121,6 +122,7 @@ final class SocketEndpoints {
                 protected void initChannel(Channel ch) {
                     String bound = l.endpoint;
                     Pipe pipe = new Pipe(socket, false, bound != null ? bound : endpoint, sndHwm, rcvHwm);
+                    pipe.budget().limitSubscriptions(maxSubscriptionBytes);
                     // Added, then the check: close and unbind set their flag, then collect the accepted pipes (both
                     // volatile), so either they end this connection or this sees the flag. Checked first, a
                     // connection accepted while they collected would outlive them, open and unread.
@@ -202,6 +204,7 @@ final class SocketEndpoints {
         KernelBuffers buffers = KernelBuffers.of(options);
         Pipe pipe = new Pipe(socket, true, endpoint,
                 options.value(ZmtpSocketOption.SNDHWM), options.value(ZmtpSocketOption.RCVHWM));
+        pipe.budget().limitSubscriptions(options.value(ZmtpSocketOption.MAX_SUBSCRIPTION_BYTES));
         Connector c = new Connector(transport, ep, transport.connectLoop(socket.context.group()),
                 onHandshake -> new ChannelInitializer<Channel>() {
                     @Override
