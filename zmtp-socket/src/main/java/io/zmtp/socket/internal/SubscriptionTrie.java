@@ -292,7 +292,7 @@ public final class SubscriptionTrie<P> {
 
     /**
      * Removes all of {@code owner}'s subscriptions; {@code unused} (if not null) gets each prefix left with no
-     * subscriber, and {@code removed} (if not null) the length of each subscription removed, once per count.
+     * subscriber, in byte order, and {@code removed} (if not null) the length of each subscription removed, once per count.
      */
     public void removeOwner(P owner, Consumer<byte[]> unused, IntConsumer removed) {
         // First find them all, then remove: removing prunes and merges nodes, which a walk must not meet.
@@ -304,8 +304,8 @@ public final class SubscriptionTrie<P> {
             if (n.total > 0 && n.indexOf(owner) >= 0) {
                 found.add(n);
             }
-            for (int i = 0; i < n.kidCount; i++) {
-                stack.push(n.kids[i]);
+            for (int i = n.kidCount - 1; i >= 0; i--) {
+                stack.push(n.kids[i]); // the first child on top: prefixes come in byte order
             }
         }
         // A node found still has a subscriber (this owner) until its turn, so no tidy() before then touches it.
@@ -432,7 +432,7 @@ public final class SubscriptionTrie<P> {
         return n == null ? 0 : n.total;
     }
 
-    /** Every prefix with at least one subscriber. */
+    /** Every prefix with at least one subscriber, in (unsigned) byte order. */
     public List<byte[]> prefixes() {
         List<byte[]> out = new ArrayList<>();
         ArrayDeque<Node> stack = new ArrayDeque<>();
@@ -442,8 +442,8 @@ public final class SubscriptionTrie<P> {
             if (n.total > 0) {
                 out.add(path(n));
             }
-            for (int i = 0; i < n.kidCount; i++) {
-                stack.push(n.kids[i]);
+            for (int i = n.kidCount - 1; i >= 0; i--) {
+                stack.push(n.kids[i]); // the first child on top: prefixes come in byte order
             }
         }
         return out;
