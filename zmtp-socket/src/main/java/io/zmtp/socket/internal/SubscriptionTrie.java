@@ -292,7 +292,8 @@ public final class SubscriptionTrie<P> {
 
     /**
      * Removes all of {@code owner}'s subscriptions; {@code unused} (if not null) gets each prefix left with no
-     * subscriber, in byte order, and {@code removed} (if not null) the length of each subscription removed, once per count.
+     * subscriber, in byte order, and {@code removed} (if not null) the length of each subscription removed, once per
+     * count.
      */
     public void removeOwner(P owner, Consumer<byte[]> unused, IntConsumer removed) {
         // First find them all, then remove: removing prunes and merges nodes, which a walk must not meet.
