@@ -250,6 +250,15 @@ final class SocketEndpoints {
             // Not awaited here, under the socket's lock and maybe on an I/O thread: close awaits it at its end
             // (awaitListenersClosed), so the address (a port, a path, an inproc name) is free once close returns.
             l.serverChannel.close();
+            // Connections still in their handshake: nothing can be queued for them, so there is nothing to linger
+            // for, and their pipe doesn't know their channel yet, so terminating it wouldn't close them. Left open,
+            // they lived until HANDSHAKE_IVL, or for ever with HANDSHAKE_IVL 0. One whose handshake completes
+            // meanwhile finds its pipe terminated and closes itself (Pipe.onHandshake).
+            l.accepted.forEach((pipe, ch) -> {
+                if (pipe.channel() == null) {
+                    ch.close();
+                }
+            });
         }
         List<Connector> stopping = new ArrayList<>();
         for (List<Connector> cs : connectors.values()) {
