@@ -226,9 +226,16 @@ class SubscriptionTrieTest {
             return false;
         }
 
-        List<String> removeOwner(String owner) {
+        /** The prefixes left unused; {@code removedLengths} gets the length of each entry removed. */
+        List<String> removeOwner(String owner, List<Integer> removedLengths) {
             Set<String> had = new HashSet<>();
-            entries.removeIf(e -> e[0].equals(owner) && had.add(e[1]) | true);
+            for (String[] e : entries) {
+                if (e[0].equals(owner)) {
+                    had.add(e[1]);
+                    removedLengths.add(e[1].length());
+                }
+            }
+            entries.removeIf(e -> e[0].equals(owner));
             List<String> unused = new ArrayList<>();
             for (String p : had) {
                 if (count(p) == 0) {
@@ -303,8 +310,13 @@ class SubscriptionTrieTest {
                 what = "removeOwner " + owner;
                 log.add(what);
                 List<String> unused = new ArrayList<>();
-                t.removeOwner(owner, u -> unused.add(s(u)));
-                assertThat(unused).as("%s", log).containsExactlyInAnyOrderElementsOf(m.removeOwner(owner));
+                List<Integer> lengths = new ArrayList<>();
+                t.removeOwner(owner, u -> unused.add(s(u)), lengths::add);
+                List<Integer> expectedLengths = new ArrayList<>();
+                assertThat(unused).as("%s", log)
+                        .containsExactlyInAnyOrderElementsOf(m.removeOwner(owner, expectedLengths));
+                assertThat(lengths).as("%s: each entry removed, once per count", log)
+                        .containsExactlyInAnyOrderElementsOf(expectedLengths);
             } else {
                 what = "match '" + w + "'";
                 log.add(what);
