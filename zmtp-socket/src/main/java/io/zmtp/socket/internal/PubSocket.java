@@ -27,9 +27,10 @@ import java.util.IdentityHashMap;
  * after it is applied; other peers are not touched.
  *
  * <p>XPUB's messages for the application wait in {@code forApp}. Subscriptions are read from a pipe only while fewer
- * than RCVHWM of that pipe's messages wait there (RCVHWM 0, no limit, sets none here either); beyond that they stay in the pipe, which holds at most RCVHWM and
- * then stops reading the connection, so a peer flooding SUBSCRIBEs (every one reported with XPUB_VERBOSE) to an
- * application that sends but doesn't receive is held back by TCP instead of growing this queue. Nothing is dropped:
+ * than RCVHWM of that pipe's messages wait there (RCVHWM 0, no limit, sets none here either); beyond that they stay
+ * in the pipe, which holds at most RCVHWM and then stops reading the connection, so a peer flooding SUBSCRIBEs (every
+ * one reported with XPUB_VERBOSE) to an application that sends but doesn't receive is held back by TCP instead of
+ * growing this queue. Nothing is dropped:
  * a report is a change the application may be tracking. The price is that such a peer's later subscriptions take
  * effect only once the application receives; other peers are unaffected. What a disconnection adds (the cancels,
  * and what the closed pipe still held) is bounded by the pipe's queue and the peer's budget, so it is not held back.

@@ -53,141 +53,13 @@ public final class SubscriptionTrie<P> {
      * subscription budget charges per entry.
      */
     public static final int ENTRY_OVERHEAD_BYTES = 256;
-    /** Owners of one prefix are found by scanning up to this many; beyond it an identity index is kept. */
-    private static final int INDEX_THRESHOLD = 8;
     /** A match that passed more nodes than this gives back its scratch array, rather than keeping it. */
     private static final int SCRATCH_KEPT = 64;
 
-    private static final class Node {
-        /** The edge from the parent: {@code bytes[off, off + len)}; {@code bytes[0, off)} is the path above. */
-        byte[] bytes;
-        int off;
-        int len;
-        /** The length of the node's full prefix (never changes). */
-        int depth;
-        Node parent;
-        /** Children, sorted by the (unsigned) first byte of their edge. */
-        Node[] kids;
-        int kidCount;
-        /** Owners and their counts (always 1 in a set), in parallel arrays; null when there are none. */
-        Object[] owners;
-        int[] counts;
-        int ownerCount;
-        /** Owner to its position in {@code owners}, once there are more than INDEX_THRESHOLD. */
-        IdentityHashMap<Object, Integer> index;
-        /** Subscriptions of exactly this prefix: the counts summed. */
-        int total;
-
-        int first() {
-            return bytes[off] & 0xff;
-        }
-
-        int indexOf(Object owner) {
-            if (index != null) {
-                Integer i = index.get(owner);
-                return i == null ? -1 : i;
-            }
-            for (int i = 0; i < ownerCount; i++) {
-                if (owners[i] == owner) {
-                    return i;
-                }
-            }
-            return -1;
-        }
-
-        void addOwner(Object owner) {
-            if (owners == null) {
-                owners = new Object[1];
-                counts = new int[1];
-            } else if (ownerCount == owners.length) {
-                owners = Arrays.copyOf(owners, ownerCount * 2);
-                counts = Arrays.copyOf(counts, ownerCount * 2);
-            }
-            owners[ownerCount] = owner;
-            counts[ownerCount] = 1;
-            ownerCount++;
-            if (index != null) {
-                index.put(owner, ownerCount - 1);
-            } else if (ownerCount > INDEX_THRESHOLD) {
-                index = new IdentityHashMap<>();
-                for (int i = 0; i < ownerCount; i++) {
-                    index.put(owners[i], i);
-                }
-            }
-        }
-
-        void removeOwnerAt(int k) {
-            int last = --ownerCount;
-            if (index != null) {
-                index.remove(owners[k]);
-            }
-            if (k != last) {
-                owners[k] = owners[last];
-                counts[k] = counts[last];
-                if (index != null) {
-                    index.put(owners[k], k);
-                }
-            }
-            owners[last] = null;
-            counts[last] = 0;
-            if (ownerCount == 0) {
-                owners = null;
-                counts = null;
-                index = null;
-            } else if (ownerCount <= owners.length / 4) {
-                owners = Arrays.copyOf(owners, owners.length / 2);
-                counts = Arrays.copyOf(counts, counts.length / 2);
-                if (index != null && ownerCount <= INDEX_THRESHOLD / 2) {
-                    index = null;
-                }
-            }
-        }
-
-        /** The child whose edge starts with {@code b}: its position, or {@code -(insertion point) - 1}. */
-        int kid(int b) {
-            int lo = 0;
-            int hi = kidCount - 1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                int f = kids[mid].first();
-                if (f < b) {
-                    lo = mid + 1;
-                } else if (f > b) {
-                    hi = mid - 1;
-                } else {
-                    return mid;
-                }
-            }
-            return -(lo + 1);
-        }
-
-        void insertKid(int at, Node c) {
-            if (kids == null) {
-                kids = new Node[2];
-            } else if (kidCount == kids.length) {
-                kids = Arrays.copyOf(kids, kidCount * 2);
-            }
-            System.arraycopy(kids, at, kids, at + 1, kidCount - at);
-            kids[at] = c;
-            kidCount++;
-            c.parent = this;
-        }
-
-        void removeKid(int at) {
-            System.arraycopy(kids, at + 1, kids, at, kidCount - at - 1);
-            kids[--kidCount] = null;
-            if (kidCount == 0) {
-                kids = null;
-            } else if (kids.length > 4 && kidCount <= kids.length / 4) {
-                kids = Arrays.copyOf(kids, kids.length / 2);
-            }
-        }
-    }
-
-    private final Node root = new Node();
+    private final TrieNode root = new TrieNode();
     private final boolean counted;
     /** match's scratch: the nodes with subscribers it passed, and the owners it has sent (when dedupe is needed). */
-    private Node[] hits = new Node[8];
+    private TrieNode[] hits = new TrieNode[8];
     private final IdentityHashMap<Object, Boolean> sent = new IdentityHashMap<>();
 
     private SubscriptionTrie(boolean counted) {
@@ -210,12 +82,12 @@ public final class SubscriptionTrie<P> {
      * if the prefix had no subscriber before.
      */
     public boolean add(byte[] prefix, P owner) {
-        Node n = root;
+        TrieNode n = root;
         int pos = 0;
         while (pos < prefix.length) {
             int i = n.kid(prefix[pos] & 0xff);
             if (i < 0) {
-                Node leaf = new Node();
+                TrieNode leaf = new TrieNode();
                 leaf.bytes = Arrays.copyOfRange(prefix, pos, prefix.length);
                 leaf.len = leaf.bytes.length;
                 leaf.depth = prefix.length;
@@ -223,7 +95,7 @@ public final class SubscriptionTrie<P> {
                 n = leaf;
                 break;
             }
-            Node c = n.kids[i];
+            TrieNode c = n.kids[i];
             int m = 1;
             int max = Math.min(c.len, prefix.length - pos);
             while (m < max && c.bytes[c.off + m] == prefix[pos + m]) {
@@ -231,7 +103,7 @@ public final class SubscriptionTrie<P> {
             }
             if (m < c.len) {
                 // Split c's edge after m bytes: the upper part is copied from the prefix, c keeps its array.
-                Node mid = new Node();
+                TrieNode mid = new TrieNode();
                 mid.bytes = Arrays.copyOfRange(prefix, pos, pos + m);
                 mid.len = m;
                 mid.depth = n.depth + m;
@@ -259,7 +131,7 @@ public final class SubscriptionTrie<P> {
 
     /** Whether {@code owner} has a subscription to exactly {@code prefix}. */
     public boolean contains(byte[] prefix, P owner) {
-        Node n = find(prefix);
+        TrieNode n = find(prefix);
         return n != null && n.indexOf(owner) >= 0;
     }
 
@@ -268,7 +140,7 @@ public final class SubscriptionTrie<P> {
      * no subscriber left. An unknown subscription is ignored (false).
      */
     public boolean remove(byte[] prefix, P owner) {
-        Node n = find(prefix);
+        TrieNode n = find(prefix);
         int k = n == null ? -1 : n.indexOf(owner);
         if (k < 0) {
             return false;
@@ -297,11 +169,11 @@ public final class SubscriptionTrie<P> {
      */
     public void removeOwner(P owner, Consumer<byte[]> unused, IntConsumer removed) {
         // First find them all, then remove: removing prunes and merges nodes, which a walk must not meet.
-        List<Node> found = new ArrayList<>();
-        ArrayDeque<Node> stack = new ArrayDeque<>();
+        List<TrieNode> found = new ArrayList<>();
+        ArrayDeque<TrieNode> stack = new ArrayDeque<>();
         stack.push(root);
         while (!stack.isEmpty()) {
-            Node n = stack.pop();
+            TrieNode n = stack.pop();
             if (n.total > 0 && n.indexOf(owner) >= 0) {
                 found.add(n);
             }
@@ -310,7 +182,7 @@ public final class SubscriptionTrie<P> {
             }
         }
         // A node found still has a subscriber (this owner) until its turn, so no tidy() before then touches it.
-        for (Node n : found) {
+        for (TrieNode n : found) {
             int k = n.indexOf(owner);
             int c = n.counts[k];
             n.removeOwnerAt(k);
@@ -333,8 +205,8 @@ public final class SubscriptionTrie<P> {
     @SuppressWarnings("unchecked")
     public void match(ByteBuf data, Consumer<P> sink) {
         int found = 0;
-        Node[] h = hits;
-        Node n = root;
+        TrieNode[] h = hits;
+        TrieNode n = root;
         int r = data.readerIndex();
         int len = data.readableBytes();
         int pos = 0;
@@ -357,14 +229,14 @@ public final class SubscriptionTrie<P> {
         try {
             if (found == 1) {
                 // Owners of one node are distinct: nothing to deduplicate.
-                Node only = h[0];
+                TrieNode only = h[0];
                 for (int j = 0; j < only.ownerCount; j++) {
                     sink.accept((P) only.owners[j]);
                 }
                 return;
             }
             for (int i = 0; i < found; i++) {
-                Node m = h[i];
+                TrieNode m = h[i];
                 for (int j = 0; j < m.ownerCount; j++) {
                     Object o = m.owners[j];
                     if (sent.put(o, Boolean.TRUE) == null) {
@@ -377,7 +249,7 @@ public final class SubscriptionTrie<P> {
                 sent.clear();
             }
             if (h.length > SCRATCH_KEPT) {
-                hits = new Node[8];
+                hits = new TrieNode[8];
             } else {
                 Arrays.fill(h, 0, found, null);
             }
@@ -388,7 +260,7 @@ public final class SubscriptionTrie<P> {
      * The child of {@code n} whose whole edge matches {@code data} at {@code pos} (of {@code len} readable bytes
      * from {@code r}), or null.
      */
-    private static Node next(Node n, ByteBuf data, int r, int pos, int len) {
+    private static TrieNode next(TrieNode n, ByteBuf data, int r, int pos, int len) {
         if (pos == len || n.kidCount == 0) {
             return null;
         }
@@ -396,7 +268,7 @@ public final class SubscriptionTrie<P> {
         if (i < 0) {
             return null;
         }
-        Node c = n.kids[i];
+        TrieNode c = n.kids[i];
         if (len - pos < c.len) {
             return null;
         }
@@ -411,7 +283,7 @@ public final class SubscriptionTrie<P> {
 
     /** Whether any subscription matches {@code data}. */
     public boolean matches(ByteBuf data) {
-        Node n = root;
+        TrieNode n = root;
         int r = data.readerIndex();
         int len = data.readableBytes();
         int pos = 0;
@@ -429,17 +301,17 @@ public final class SubscriptionTrie<P> {
 
     /** Subscribers (counts summed over owners) of exactly {@code prefix}. */
     public int count(byte[] prefix) {
-        Node n = find(prefix);
+        TrieNode n = find(prefix);
         return n == null ? 0 : n.total;
     }
 
     /** Every prefix with at least one subscriber, in (unsigned) byte order. */
     public List<byte[]> prefixes() {
         List<byte[]> out = new ArrayList<>();
-        ArrayDeque<Node> stack = new ArrayDeque<>();
+        ArrayDeque<TrieNode> stack = new ArrayDeque<>();
         stack.push(root);
         while (!stack.isEmpty()) {
-            Node n = stack.pop();
+            TrieNode n = stack.pop();
             if (n.total > 0) {
                 out.add(path(n));
             }
@@ -451,15 +323,15 @@ public final class SubscriptionTrie<P> {
     }
 
     /** The node of exactly {@code prefix}, or null. */
-    private Node find(byte[] prefix) {
-        Node n = root;
+    private TrieNode find(byte[] prefix) {
+        TrieNode n = root;
         int pos = 0;
         while (pos < prefix.length) {
             int i = n.kid(prefix[pos] & 0xff);
             if (i < 0) {
                 return null;
             }
-            Node c = n.kids[i];
+            TrieNode c = n.kids[i];
             if (prefix.length - pos < c.len) {
                 return null;
             }
@@ -475,9 +347,9 @@ public final class SubscriptionTrie<P> {
     }
 
     /** {@code n}'s full prefix, from its edge and its ancestors'. */
-    private byte[] path(Node n) {
+    private byte[] path(TrieNode n) {
         byte[] out = new byte[n.depth];
-        for (Node x = n; x != root; x = x.parent) {
+        for (TrieNode x = n; x != root; x = x.parent) {
             System.arraycopy(x.bytes, x.off, out, x.depth - x.len, x.len);
         }
         return out;
@@ -487,9 +359,9 @@ public final class SubscriptionTrie<P> {
      * {@code n} lost its last subscriber: drops it and every ancestor left with neither subscribers nor children,
      * then merges the node where that stopped into its only child, if it has one and no subscribers.
      */
-    private void tidy(Node n) {
+    private void tidy(TrieNode n) {
         while (n != root && n.total == 0 && n.kidCount == 0) {
-            Node p = n.parent;
+            TrieNode p = n.parent;
             p.removeKid(p.kid(n.first()));
             n.parent = null;
             n = p;
@@ -497,8 +369,8 @@ public final class SubscriptionTrie<P> {
         if (n == root || n.total > 0 || n.kidCount != 1) {
             return;
         }
-        Node c = n.kids[0];
-        Node p = n.parent;
+        TrieNode c = n.kids[0];
+        TrieNode p = n.parent;
         int at = p.kid(n.first());
         if (c.off >= n.len) {
             // c's array holds the path above it: its edge just starts earlier.
