@@ -54,7 +54,7 @@ public final class SubscriptionTrie<P> {
      */
     public static final int ENTRY_OVERHEAD_BYTES = 256;
     /** A match that passed more nodes than this gives back its scratch array, rather than keeping it. */
-    private static final int SCRATCH_KEPT = 64;
+    private static final int SCRATCH_KEPT = 1024;
 
     private final TrieNode root = new TrieNode();
     private final boolean counted;
