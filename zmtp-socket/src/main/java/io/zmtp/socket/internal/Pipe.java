@@ -9,6 +9,8 @@ import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.socket.ZmtpSocketEvent;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,6 +52,15 @@ public final class Pipe {
     }
 
     private static final AtomicLong IDS = new AtomicLong();
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Pipe.class, "state", State.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final long id = IDS.incrementAndGet();
     private final PipeListener listener;
@@ -320,6 +331,24 @@ public final class Pipe {
         counters.addReceived(n);
     }
 
+    /**
+     * Moves to {@code next} unless the pipe is terminated: {@link #terminate} (any thread) wins every race, since a
+     * plain write here could overwrite it between a check and the write (an I/O thread completing a handshake as the
+     * application disconnects the peer), and the CONNECTED event that follows would then re-attach a pipe whose
+     * connector is stopped: a zombie that a DEALER would keep queueing messages for. Returns false if terminated.
+     */
+    private boolean moveUnlessTerminated(State next) {
+        for (;;) {
+            State s = state;
+            if (s == State.TERMINATED) {
+                return false;
+            }
+            if (STATE.compareAndSet(this, s, next)) {
+                return true;
+            }
+        }
+    }
+
     // ---- I/O side
 
     void onHandshake(Channel ch, ZmtpHandshakeSuccessEvent success) {
@@ -330,9 +359,13 @@ public final class Pipe {
         this.handshake = success;
         this.channel = ch;
         inbound.resetReadPaused();
-        this.state = State.ACTIVE;
+        // Terminated since the check above: terminate() may not have seen the channel, so it is closed here.
+        if (!moveUnlessTerminated(State.ACTIVE)) {
+            ch.close();
+            return;
+        }
         if (!listener.pipeConnected(this)) {
-            state = connecting ? State.CONNECTING : State.DISCONNECTED;
+            moveUnlessTerminated(connecting ? State.CONNECTING : State.DISCONNECTED);
             ch.close();
             return;
         }
@@ -376,9 +409,12 @@ public final class Pipe {
         this.handshake = success;
         this.channel = ch;
         inbound.resetReadPaused();
-        this.state = State.ACTIVE;
+        if (!moveUnlessTerminated(State.ACTIVE)) {
+            ch.close();
+            return false;
+        }
         if (!listener.pipeConnected(this)) {
-            state = connecting ? State.CONNECTING : State.DISCONNECTED;
+            moveUnlessTerminated(connecting ? State.CONNECTING : State.DISCONNECTED);
             return false;
         }
         return true;
@@ -407,12 +443,11 @@ public final class Pipe {
             l.detach();
         }
         inbound.publish();
-        if (state == State.TERMINATED) {
+        boolean wasActive = state == State.ACTIVE;
+        if (!moveUnlessTerminated(connecting ? State.CONNECTING : State.DISCONNECTED)) {
             releaseQueued();
             return;
         }
-        boolean wasActive = state == State.ACTIVE;
-        state = connecting ? State.CONNECTING : State.DISCONNECTED;
         if (!connecting) {
             discardOutput();
         }

@@ -1,5 +1,6 @@
 package io.zmtp.socket.internal;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.util.ReferenceCountUtil;
@@ -565,17 +566,22 @@ public abstract class SocketBase implements PipeListener {
      * included) still the caller's. Lock held.
      */
     protected final boolean sendToPeer(ZmtpMessage msg, Pipe p) {
-        if (!p.hasRoom()) {
-            ZmtpOverflowPolicy policy = overflowPolicy();
-            if (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL) {
-                return false;
+        if (p.hasRoom()) {
+            ByteBuf id = msg.removeFirst();
+            if (p.offer(msg)) {
+                id.release();
+                return true;
             }
-            msg.removeFirst().release();
-            return overflow(msg, p);
+            // Lost a race with the pipe's end (terminated, or its inproc link ended and the link's room with it):
+            // the pipe refused the message, which is still ours. Ignored, the send reported success and leaked it.
+            msg.addFirst(id);
+        }
+        ZmtpOverflowPolicy policy = overflowPolicy();
+        if (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL) {
+            return false;
         }
         msg.removeFirst().release();
-        p.offer(msg);
-        return true;
+        return overflow(msg, p);
     }
 
     /**
