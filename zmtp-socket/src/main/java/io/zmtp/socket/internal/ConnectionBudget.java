@@ -96,6 +96,14 @@ public final class ConnectionBudget {
         return maxSubscriptionBytes;
     }
 
+    /**
+     * Marks the account closed for a reason other than a charge (a JOIN of a group over 255 bytes): what the peer
+     * still sends is not applied, as after a refused charge.
+     */
+    public void refuse() {
+        exceeded = true;
+    }
+
     /** Whether a charge was refused: the connection is being closed, and what it still sends is not applied. */
     public boolean isExceeded() {
         return exceeded;

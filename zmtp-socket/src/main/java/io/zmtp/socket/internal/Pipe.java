@@ -77,6 +77,8 @@ public final class Pipe {
     private final OutboundQueue outbound;
 
     // user side
+    /** SERVER and PEER: the non-zero id the socket gave this peer; 0 for the other types. */
+    private int serverRoutingId;
     private volatile byte[] routingId;
     private boolean routable;
 
@@ -88,6 +90,15 @@ public final class Pipe {
         this.state = connecting ? State.CONNECTING : State.DISCONNECTED;
         this.inbound = new InboundFlow(this, counters, rcvHwm);
         this.outbound = new OutboundQueue(this, listener, counters, sndHwm);
+    }
+
+    /** SERVER and PEER: the id the socket gave this peer (user side); 0 if none yet. */
+    int serverRoutingId() {
+        return serverRoutingId;
+    }
+
+    void serverRoutingId(int id) {
+        this.serverRoutingId = id;
     }
 
     /** What the peer can make the socket hold, and what it holds now ({@link ConnectionBudget}). */

@@ -86,7 +86,7 @@ final class SocketEndpoints {
         buffers.apply(ch);
         if (transport instanceof InprocTransport) {
             // Before the handlers, whose hello goes out at once: the peer joins its queue to this pipe on reading it.
-            pipe.inbound().readRules(socket.readsMessages(), socket.acceptsSubscriptions());
+            pipe.inbound().readRules(socket.readsMessages(), socket.inboundCommands());
             ch.attr(InprocTransport.LOCAL_END).set(new InprocEnd(pipe, ch));
         }
         ch.pipeline().addLast(ConnectionMonitorHandler.NAME, new ConnectionMonitorHandler(pipe));
@@ -100,7 +100,7 @@ final class SocketEndpoints {
             ch.pipeline().addLast("zmtp-handshake", transport.handshakeHandler(connectionConfig));
         }
         ch.pipeline().addLast("zmtp-socket",
-                new PipeHandler(pipe, socket.readsMessages(), socket.acceptsSubscriptions(), onHandshake));
+                new PipeHandler(pipe, socket.readsMessages(), socket.inboundCommands(), onHandshake));
     }
 
     String bind(String endpoint, SocketOptions options) {
