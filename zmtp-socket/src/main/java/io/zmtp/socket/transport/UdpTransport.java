@@ -11,6 +11,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.NetUtil;
 import io.zmtp.codec.ZmtpConfig;
@@ -36,11 +37,20 @@ import java.util.Collections;
  */
 public final class UdpTransport implements Transport {
     private final EventLoopGroup group;
-    private final Class<? extends DatagramChannel> channelClass;
+    private final boolean epoll;
 
     public UdpTransport(EventLoopGroup group, boolean epoll) {
         this.group = group;
-        this.channelClass = epoll ? EpollDatagramChannel.class : NioDatagramChannel.class;
+        this.epoll = epoll;
+    }
+
+    /**
+     * An IPv4 socket, not the dual-stack one Netty makes by default: on that, the interface option sets
+     * IPV6_MULTICAST_IF, and IPv4 multicast would leave by the default route whatever interface was named.
+     */
+    private DatagramChannel newChannel() {
+        return epoll ? new EpollDatagramChannel(SocketProtocolFamily.INET)
+                : new NioDatagramChannel(SocketProtocolFamily.INET);
     }
 
     @Override
@@ -166,7 +176,7 @@ public final class UdpTransport implements Transport {
     private Bootstrap bootstrap(ChannelHandler initializer) {
         return new Bootstrap()
                 .group(group)
-                .channel(channelClass)
+                .channelFactory(this::newChannel)
                 // A datagram is read whole or not at all: a buffer of libzmq's largest, one datagram per read.
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(UdpHandler.MAX_DATAGRAM))
                 .handler(initializer);
@@ -183,7 +193,7 @@ public final class UdpTransport implements Transport {
     @Override
     public ChannelFuture connect(Endpoint endpoint, EventLoop loop, ChannelInitializer<Channel> initializer) {
         UdpAddress a = parse(endpoint.address(), false);
-        Bootstrap b = new Bootstrap().group(loop).channel(channelClass).handler(initializer);
+        Bootstrap b = new Bootstrap().group(loop).channelFactory(this::newChannel).handler(initializer);
         if (a.isMulticast() && a.iface() != null) {
             b.option(ChannelOption.IP_MULTICAST_IF, networkInterface(a.iface()));
         }
