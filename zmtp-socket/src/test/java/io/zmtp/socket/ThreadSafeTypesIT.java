@@ -409,4 +409,31 @@ class ThreadSafeTypesIT {
         assertThatThrownBy(() -> radio.bind("udp://127.0.0.1:*")).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
         assertThatThrownBy(() -> dish.connect(ep)).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
     }
+
+    /** The rest of the socket API works on the new types as on the others: poller, async calls, tracking, peers. */
+    @Test
+    void shouldWorkWithThePollerAsyncCallsTrackedSendsAndPeers() throws Exception {
+        ZmtpSocket server = sockets.socket(ZmtpSocketType.SERVER);
+        String ep = server.bind("tcp://127.0.0.1:*");
+        ZmtpSocket client = sockets.socket(ZmtpSocketType.CLIENT);
+        client.connect(ep);
+        var asyncRequest = server.receiveAsync();
+        client.sendTracked(ZmtpMessage.of("tracked")).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        ZmtpMessage request = asyncRequest.toCompletableFuture().get(5, TimeUnit.SECONDS);
+        int id = request.routingId();
+        assertThat(text(request)).isEqualTo("tracked");
+        assertThat(server.lastPeer().socketType()).isEqualTo(ZmtpSocketType.CLIENT);
+        assertThat(server.peers()).hasSize(1);
+
+        try (ZmtpPoller poller = new ZmtpPoller()) {
+            poller.register(client, ZmtpPoller.Interest.IN);
+            server.sendAsync(ZmtpMessage.of("async reply").routingId(id)).toCompletableFuture()
+                    .get(5, TimeUnit.SECONDS);
+            assertThat(poller.poll(WAIT)).isEqualTo(1);
+            assertThat(poller.isReadable(client)).isTrue();
+        }
+        assertThat(SocketTestSupport.recv(client)).isEqualTo("async reply");
+        assertThat(client.sentCount()).isEqualTo(1);
+        assertThat(server.receivedCount()).isEqualTo(1);
+    }
 }
