@@ -240,13 +240,13 @@ rr_cell() {
 second_means() {
   awk '/^ *[0-9]+s: .* (messages|requests)\/s\./ { n = $1 + 0; r = $2; gsub(/,/, "", r);
          if (n <= 3) { cs += r; cc++ } else { ss += r; sc++ } }
-       END { printf "%d %d", cc ? cs / cc : 0, sc ? ss / sc : 0 }' "$1"
+       END { printf "%d %d\n", cc ? cs / cc : 0, sc ? ss / sc : 0 }' "$1"
 }
 record_seconds() { # kind impl size run log
   local kind=$1 impl=$2 size=$3 run=$4 cold steady
   read -r cold steady < <(second_means "$5")
-  [ "$cold" -gt 0 ] && echo "$kind,cold,$impl,$impl,$size,$run,$cold,,,,," >> "$results"
-  [ "$steady" -gt 0 ] && echo "$kind,steady,$impl,$impl,$size,$run,$steady,,,,," >> "$results"
+  if [ "$cold" -gt 0 ]; then echo "$kind,cold,$impl,$impl,$size,$run,$cold,,,,," >> "$results"; fi
+  if [ "$steady" -gt 0 ]; then echo "$kind,steady,$impl,$impl,$size,$run,$steady,,,,," >> "$results"; fi
   printf '  %-8s %-11s %6s B  run %d: %12s /s seconds 4 on (steady), %12s /s seconds 1-3 (cold)\n' "$kind" "$impl" \
     "$size" "$run" "$steady" "$cold" >&2
 }
