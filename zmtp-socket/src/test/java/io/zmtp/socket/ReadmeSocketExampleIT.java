@@ -9,8 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,30 +43,8 @@ class ReadmeSocketExampleIT {
     @Test
     void shouldQuoteTheExampleInTheReadmeAsItIsHere() throws IOException {
         String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
-        String example = snippet(Path.of("src/test/java/io/zmtp/socket/ReadmeSocketExampleIT.java"), "socket");
+        String example = SocketTestSupport.snippet(Path.of("src/test/java/io/zmtp/socket/ReadmeSocketExampleIT.java"),
+                "README", "socket");
         assertThat(readme).contains("```java\n" + example + "```\n");
-    }
-
-    /** The lines between "// README: name" and "// README: end" in a source file, without their common indent. */
-    static String snippet(Path source, String name) throws IOException {
-        List<String> lines = new ArrayList<>();
-        boolean in = false;
-        for (String line : Files.readAllLines(source, StandardCharsets.UTF_8)) {
-            String t = line.trim();
-            if (t.equals("// README: " + name)) {
-                in = true;
-            } else if (in && t.equals("// README: end")) {
-                break;
-            } else if (in) {
-                lines.add(line);
-            }
-        }
-        int indent = lines.stream().filter(l -> !l.isBlank())
-                .mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
-        StringBuilder out = new StringBuilder();
-        for (String line : lines) {
-            out.append(line.isBlank() ? "" : line.substring(indent)).append('\n');
-        }
-        return out.toString();
     }
 }
