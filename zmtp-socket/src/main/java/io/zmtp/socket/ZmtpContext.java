@@ -28,6 +28,7 @@ import io.zmtp.socket.transport.InprocTransport;
 import io.zmtp.socket.transport.IpcTransport;
 import io.zmtp.socket.transport.TcpTransport;
 import io.zmtp.socket.transport.UdpTransport;
+import io.zmtp.socket.transport.WsTransport;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -83,8 +84,10 @@ public final class ZmtpContext implements AutoCloseable {
                 new LinkedBlockingQueue<>(), new DefaultThreadFactory("zmq-resolve", true));
         resolveExecutor.allowCoreThreadTimeOut(true);
         this.inproc = new InprocTransport();
+        TcpTransport tcp = new TcpTransport(group, epoll, b.hostResolver, resolveExecutor);
         this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis,
-                new TcpTransport(group, epoll, b.hostResolver, resolveExecutor),
+                tcp,
+                new WsTransport(tcp),
                 new IpcTransport(group, epoll),
                 new UdpTransport(group, epoll),
                 inproc);

@@ -363,6 +363,10 @@ final class SocketEndpoints {
         if (socket.xrawStream() && "inproc".equals(ep.scheme())) {
             throw new ZmtpSocketException.EndpointFailed("STREAM talks to raw tcp or ipc peers; inproc:// has no bytes");
         }
+        if (socket.xrawStream() && "ws".equals(ep.scheme())) {
+            // libzmq has no raw WebSocket either: a STREAM's bytes would need a framing of their own.
+            throw new ZmtpSocketException.EndpointFailed("STREAM talks to raw tcp or ipc peers, not over ws://");
+        }
     }
 
     /** Stops connecting for one pipe {@code connect} made (the others made for its endpoint stay). */

@@ -1,0 +1,376 @@
+package io.zmtp.socket.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakeException;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketHandshakeException;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketVersion;
+import io.netty.util.CharsetUtil;
+import io.netty.util.ReferenceCountUtil;
+import io.zmtp.codec.ZmtpCodecException;
+import io.zmtp.codec.ZmtpConfig;
+import io.zmtp.codec.ZmtpConstants;
+import io.zmtp.codec.ZmtpHandshakeException;
+import io.zmtp.codec.ZmtpHandshakeFailureEvent;
+import io.zmtp.codec.ZmtpHandshakeFailureReason;
+import io.zmtp.codec.ZmtpHandshakeHandler;
+import io.zmtp.codec.ZmtpProtocolErrorEvent;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A ws:// connection's adapter between Netty's WebSocket handlers and the unchanged ZMTP codec, so that NULL, PLAIN,
+ * CURVE, heartbeats and the decoder's limits work as over tcp. ZWS 2.0 (rfc 45, libzmq's ws_engine) differs from
+ * ZMTP over tcp in two ways only, and this undoes both:
+ * <ul>
+ * <li>No greeting: the WebSocket subprotocol ({@code ZWS2.0/NULL}, {@code /PLAIN}, {@code /CURVE}) names the
+ * mechanism. Once the upgrade is done this adds {@link ZmtpHandshakeHandler} after itself, swallows the 64 greeting
+ * bytes it writes, and feeds it the greeting a ZMTP 3.1 peer with that mechanism would have sent.</li>
+ * <li>Framing: each binary WebSocket message is one ZMTP frame, a flags byte (MORE 0x01, COMMAND 0x02, as
+ * ws_protocol.hpp has them) then the body. Inbound, a message becomes a ZMTP frame header plus the body, without a
+ * copy; outbound, the bytes the encoder writes (several frames per buffer, or a frame over several) are cut back
+ * into frames, one binary message each.</li>
+ * </ul>
+ * As libzmq's ws decoder: text messages, fragmented messages and empty binary messages are protocol errors, which
+ * close the connection with a WebSocket close frame and a {@link ZmtpProtocolErrorEvent}. A message too large is
+ * refused twice over: Netty's frame decoder stops at the limit the tcp decoder has (plus the flags byte and CURVE's
+ * overhead), and our frame decoder then checks the exact size as over tcp.
+ */
+final class WsHandler extends ChannelDuplexHandler {
+    private static final String SUBPROTOCOL_PREFIX = "ZWS2.0/";
+    /** Room above maxMessageSize in Netty's limit: the flags byte, and a CURVE MESSAGE's header, nonce and MAC. */
+    private static final int FRAME_SLACK = 64;
+    /** The largest upgrade request or response; a browser's, cookies included, fits. */
+    private static final int MAX_HTTP_MESSAGE = 16 * 1024;
+    private static final int GREETING_LENGTH = ZmtpConstants.GREETING_LENGTH;
+    private static final long DEFAULT_UPGRADE_TIMEOUT_MILLIS = 10_000;
+
+    private final ZmtpConfig config;
+    private final String subprotocol;
+    private boolean zmtpStarted;
+    private boolean closing;
+    /** Greeting bytes our ZmtpHandshakeHandler will still write (ZWS has none on the wire). */
+    private int greetingToSwallow = GREETING_LENGTH;
+    /** What the encoder wrote that is not yet a whole frame. */
+    private CompositeByteBuf pending;
+
+    WsHandler(ZmtpConfig config) {
+        this.config = config;
+        this.subprotocol = SUBPROTOCOL_PREFIX + config.mechanism().name();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        WsTransport.WsAddress address = ctx.channel().attr(WsTransport.ADDRESS).get();
+        boolean server = ctx.channel().parent() != null;
+        ChannelPipeline p = ctx.pipeline();
+        long max = config.maxMessageSize();
+        int maxPayload = max < 0 || max > Integer.MAX_VALUE - FRAME_SLACK ? Integer.MAX_VALUE
+                : (int) max + FRAME_SLACK;
+        long timeout = config.handshakeTimeoutMillis() > 0 ? config.handshakeTimeoutMillis()
+                : DEFAULT_UPGRADE_TIMEOUT_MILLIS;
+        String name = ctx.name();
+        if (server) {
+            p.addBefore(name, "ws-http", new HttpServerCodec());
+            p.addBefore(name, "ws-aggregator", new HttpObjectAggregator(MAX_HTTP_MESSAGE));
+            p.addBefore(name, "ws-protocol", new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig
+                    .newBuilder()
+                    .websocketPath(address.path())
+                    // Only our mechanism's: a client offering another gets no subprotocol, and a close from us.
+                    .subprotocols(subprotocol)
+                    .checkStartsWith(false)
+                    .handshakeTimeoutMillis(timeout)
+                    .handleCloseFrames(true)
+                    .dropPongFrames(true)
+                    .decoderConfig(decoderConfig(maxPayload))
+                    .build()));
+        } else {
+            URI uri = URI.create("ws://" + address.hostPort() + address.path());
+            p.addBefore(name, "ws-http", new HttpClientCodec());
+            p.addBefore(name, "ws-aggregator", new HttpObjectAggregator(MAX_HTTP_MESSAGE));
+            p.addBefore(name, "ws-protocol", new WebSocketClientProtocolHandler(WebSocketClientProtocolConfig
+                    .newBuilder()
+                    .webSocketUri(uri)
+                    .version(WebSocketVersion.V13)
+                    .subprotocol(subprotocol)
+                    .allowExtensions(false)
+                    .maxFramePayloadLength(maxPayload)
+                    .handshakeTimeoutMillis(timeout)
+                    .handleCloseFrames(true)
+                    .dropPongFrames(true)
+                    .build()));
+        }
+    }
+
+    private static WebSocketDecoderConfig decoderConfig(int maxPayload) {
+        return WebSocketDecoderConfig.newBuilder()
+                .maxFramePayloadLength(maxPayload)
+                .allowExtensions(false)
+                .allowMaskMismatch(false)
+                .closeOnProtocolViolation(true)
+                .build();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete) {
+            String chosen = ((WebSocketServerProtocolHandler.HandshakeComplete) evt).selectedSubprotocol();
+            if (chosen == null) {
+                // libzmq just drops such a client; a close frame tells a browser's script why.
+                handshakeFailed(ctx, ZmtpHandshakeFailureReason.MECHANISM_MISMATCH,
+                        "the WebSocket client offered no subprotocol " + subprotocol);
+                return;
+            }
+            startZmtp(ctx);
+            return;
+        }
+        if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
+            // Netty's handshaker has checked that the server chose the subprotocol we asked for.
+            startZmtp(ctx);
+            return;
+        }
+        if (evt == WebSocketServerProtocolHandler.ServerHandshakeStateEvent.HANDSHAKE_TIMEOUT
+                || evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
+            handshakeFailed(ctx, ZmtpHandshakeFailureReason.TIMEOUT, "WebSocket upgrade not done in time");
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    /** Upgrade done: the ZMTP handshake starts after us, and gets the greeting the subprotocol stands for. */
+    private void startZmtp(ChannelHandlerContext ctx) {
+        if (zmtpStarted) {
+            return;
+        }
+        zmtpStarted = true;
+        pending = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+        ctx.pipeline().addAfter(ctx.name(), "zmtp-zmtp", new ZmtpHandshakeHandler(config));
+        ctx.fireChannelRead(peerGreeting(ctx));
+    }
+
+    /** A ZMTP 3.1 greeting with our mechanism (the subprotocol matched it); the codec reads no more than that. */
+    private ByteBuf peerGreeting(ChannelHandlerContext ctx) {
+        ByteBuf g = ctx.alloc().buffer(GREETING_LENGTH);
+        g.writeByte(0xFF).writeZero(8).writeByte(0x7F);
+        g.writeByte(3).writeByte(1);
+        byte[] mechanism = config.mechanism().name().getBytes(StandardCharsets.US_ASCII);
+        g.writeBytes(mechanism).writeZero(ZmtpConstants.MECHANISM_LENGTH - mechanism.length);
+        // as-server: not read by our greeting check (libzmq's greeting always has 0 there too).
+        g.writeByte(0);
+        g.writeZero(GREETING_LENGTH - g.writerIndex());
+        return g;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (closing) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (msg instanceof WebSocketFrame && !zmtpStarted) {
+            // A frame that came in the same read as the 101 response can reach us before Netty's
+            // HANDSHAKE_COMPLETE event: it proves the upgrade is done all the same.
+            startZmtp(ctx);
+        }
+        if (msg instanceof BinaryWebSocketFrame) {
+            BinaryWebSocketFrame f = (BinaryWebSocketFrame) msg;
+            if (!f.isFinalFragment()) {
+                protocolError(ctx, f, WebSocketCloseStatus.PROTOCOL_ERROR,
+                        "fragmented WebSocket message (ZWS 2.0 carries one frame per message)");
+                return;
+            }
+            ByteBuf content = f.content();
+            if (!content.isReadable()) {
+                protocolError(ctx, f, WebSocketCloseStatus.PROTOCOL_ERROR, "empty WebSocket message (no flags byte)");
+                return;
+            }
+            ctx.fireChannelRead(toZmtpFrame(ctx, content));
+        } else if (msg instanceof TextWebSocketFrame) {
+            protocolError(ctx, (WebSocketFrame) msg, WebSocketCloseStatus.INVALID_MESSAGE_TYPE,
+                    "text WebSocket message (ZWS 2.0 carries binary messages only)");
+        } else if (msg instanceof WebSocketFrame) {
+            // A continuation: its first fragment was refused already, unless the peer sent one out of the blue.
+            protocolError(ctx, (WebSocketFrame) msg, WebSocketCloseStatus.PROTOCOL_ERROR,
+                    "fragmented WebSocket message (ZWS 2.0 carries one frame per message)");
+        } else if (msg instanceof HttpRequest) {
+            notFound(ctx, (HttpRequest) msg);
+        } else {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** {@code [ws flags][body]} as ZMTP wire bytes: a short or long frame header, then the body (not copied). */
+    private static ByteBuf toZmtpFrame(ChannelHandlerContext ctx, ByteBuf content) {
+        int wsFlags = content.readUnsignedByte();
+        int size = content.readableBytes();
+        int flags = ((wsFlags & 0x01) != 0 ? ZmtpConstants.FLAG_MORE : 0)
+                | ((wsFlags & 0x02) != 0 ? ZmtpConstants.FLAG_COMMAND : 0);
+        ByteBuf header;
+        if (size <= 255) {
+            header = ctx.alloc().buffer(2).writeByte(flags).writeByte(size);
+        } else {
+            header = ctx.alloc().buffer(9).writeByte(flags | ZmtpConstants.FLAG_LONG).writeLong(size);
+        }
+        // The composite takes over the frame's reference to its content.
+        return ctx.alloc().compositeBuffer(2).addComponents(true, header, content);
+    }
+
+    /** Another path on our port: not ours to serve (yet: the seam for sharing a port with an HTTP server). */
+    private void notFound(ChannelHandlerContext ctx, HttpRequest request) {
+        ReferenceCountUtil.release(request);
+        closing = true;
+        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_FOUND,
+                Unpooled.copiedBuffer("no ZeroMQ WebSocket endpoint at " + request.uri() + "\n", CharsetUtil.UTF_8));
+        r.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8")
+                .set(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes())
+                .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private void protocolError(ChannelHandlerContext ctx, WebSocketFrame frame, WebSocketCloseStatus status,
+                               String reason) {
+        frame.release();
+        closing = true;
+        ctx.fireUserEventTriggered(new ZmtpProtocolErrorEvent(ctx.channel().remoteAddress(),
+                new ZmtpCodecException(reason)));
+        ctx.writeAndFlush(new CloseWebSocketFrame(status, reason)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private void handshakeFailed(ChannelHandlerContext ctx, ZmtpHandshakeFailureReason reason, String message) {
+        closing = true;
+        ctx.fireUserEventTriggered(new ZmtpHandshakeFailureEvent(new ZmtpHandshakeException(reason, message),
+                ctx.channel().remoteAddress()));
+        if (reason == ZmtpHandshakeFailureReason.MECHANISM_MISMATCH) {
+            ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.PROTOCOL_ERROR, message))
+                    .addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (closing) {
+            return;
+        }
+        if (cause instanceof WebSocketHandshakeException || cause instanceof WebSocketClientHandshakeException) {
+            // The upgrade was refused, or answered with another subprotocol than ours.
+            handshakeFailed(ctx, ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "WebSocket upgrade: " + cause.getMessage());
+        } else if (cause instanceof DecoderException && zmtpStarted) {
+            // Netty's frame decoder (a frame over the size limit, bad masking, a reserved opcode): it has sent its
+            // close frame already.
+            closing = true;
+            ctx.fireUserEventTriggered(new ZmtpProtocolErrorEvent(ctx.channel().remoteAddress(),
+                    new ZmtpCodecException("WebSocket: " + cause.getMessage(), cause)));
+            ctx.close();
+        } else if (cause instanceof DecoderException) {
+            // A malformed upgrade request or response.
+            handshakeFailed(ctx, ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "HTTP: " + cause.getMessage());
+        } else {
+            ctx.fireExceptionCaught(cause);
+        }
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (!zmtpStarted || !(msg instanceof ByteBuf)) {
+            ctx.write(msg, promise);
+            return;
+        }
+        ByteBuf buf = (ByteBuf) msg;
+        if (pending == null) {
+            // Removed: the channel is closing.
+            buf.release();
+            promise.tryFailure(new java.nio.channels.ClosedChannelException());
+            return;
+        }
+        if (greetingToSwallow > 0) {
+            int n = Math.min(greetingToSwallow, buf.readableBytes());
+            buf.skipBytes(n);
+            greetingToSwallow -= n;
+        }
+        if (!buf.isReadable()) {
+            buf.release();
+            promise.trySuccess();
+            return;
+        }
+        pending.addComponent(true, buf);
+        // Each whole frame goes out as one message; this write's promise goes with the last of them (bytes of a
+        // frame not yet whole wait for the next write, which completes them).
+        ByteBuf frame = nextFrame(ctx);
+        if (frame == null) {
+            promise.trySuccess();
+            return;
+        }
+        while (true) {
+            ByteBuf next = nextFrame(ctx);
+            if (next == null) {
+                ctx.write(new BinaryWebSocketFrame(frame), promise);
+                break;
+            }
+            ctx.write(new BinaryWebSocketFrame(frame), ctx.voidPromise());
+            frame = next;
+        }
+        pending.discardReadComponents();
+    }
+
+    /** The next whole ZMTP frame of {@link #pending} as a ZWS payload, or null until one has arrived. */
+    private ByteBuf nextFrame(ChannelHandlerContext ctx) {
+        int r = pending.readerIndex();
+        if (pending.readableBytes() < 2) {
+            return null;
+        }
+        int flags = pending.getUnsignedByte(r);
+        boolean isLong = (flags & ZmtpConstants.FLAG_LONG) != 0;
+        int headerLength = isLong ? 9 : 2;
+        if (pending.readableBytes() < headerLength) {
+            return null;
+        }
+        // Our encoder never writes a frame past an int (nor would Netty's aggregate take one).
+        int size = isLong ? (int) pending.getLong(r + 1) : pending.getUnsignedByte(r + 1);
+        if (pending.readableBytes() < headerLength + size) {
+            return null;
+        }
+        pending.skipBytes(headerLength);
+        int wsFlags = ((flags & ZmtpConstants.FLAG_MORE) != 0 ? 0x01 : 0)
+                | ((flags & ZmtpConstants.FLAG_COMMAND) != 0 ? 0x02 : 0);
+        ByteBuf flagsByte = ctx.alloc().buffer(1).writeByte(wsFlags);
+        return ctx.alloc().compositeBuffer(2).addComponents(true, flagsByte, pending.readRetainedSlice(size));
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        if (pending != null) {
+            pending.release();
+            pending = null;
+        }
+    }
+}

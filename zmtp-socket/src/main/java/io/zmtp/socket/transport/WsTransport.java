@@ -1,0 +1,123 @@
+package io.zmtp.socket.transport;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoop;
+import io.netty.util.AttributeKey;
+import io.zmtp.codec.ZmtpConfig;
+
+/**
+ * {@code ws://host:port/path}: ZeroMQ over WebSocket, ZWS 2.0 (rfc 45) as libzmq 4.3.5 speaks it. The host and port
+ * are tcp's (same wildcards, same name resolution, through {@link TcpTransport}); the path, {@code /} if none, is
+ * the resource the WebSocket upgrade asks for. A binding side is an HTTP server on host:port that upgrades requests
+ * for the path; a connecting side is a WebSocket client. What runs on the connection is {@link WsHandler}'s.
+ *
+ * <p>The seams for what comes later: wss:// is this with an {@code SslHandler} first in the pipeline; sharing a
+ * port with an HTTP server is {@link WsHandler}'s answer to requests for other paths (404 today).
+ */
+public final class WsTransport implements Transport {
+    /** Where a connection's upgrade goes (set on each channel before the socket's handlers are added). */
+    static final AttributeKey<WsAddress> ADDRESS = AttributeKey.valueOf(WsTransport.class, "address");
+
+    private final TcpTransport tcp;
+
+    public WsTransport(TcpTransport tcp) {
+        this.tcp = tcp;
+    }
+
+    @Override
+    public String scheme() {
+        return "ws";
+    }
+
+    /** {@code host:port} (tcp's form) and the path, which starts with {@code /}. */
+    record WsAddress(String hostPort, String path) {
+        Endpoint tcpEndpoint() {
+            return Endpoint.parse("tcp://" + hostPort);
+        }
+    }
+
+    static WsAddress parse(String address) {
+        // The host part has no '/' (an IPv6 literal is in brackets, a scope id is a name): the first one starts the
+        // path.
+        int slash = address.indexOf('/');
+        String hostPort = slash < 0 ? address : address.substring(0, slash);
+        String path = slash < 0 ? "/" : address.substring(slash);
+        if (hostPort.isEmpty()) {
+            throw new IllegalArgumentException("ws address: " + address + " (expected: host:port/path)");
+        }
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c <= ' ' || c >= 0x7F || c == '#') {
+                throw new IllegalArgumentException("ws path: " + path + " (expected: printable ASCII, no spaces)");
+            }
+        }
+        return new WsAddress(hostPort, path);
+    }
+
+    /** The socket's initializer, after the attribute that tells {@link WsHandler} which side and path it is. */
+    private static ChannelInitializer<Channel> withAddress(WsAddress a, ChannelInitializer<Channel> inner) {
+        return new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.attr(ADDRESS).set(a);
+                ch.pipeline().addLast(inner);
+            }
+        };
+    }
+
+    @Override
+    public ChannelFuture bind(Endpoint endpoint, ChannelInitializer<Channel> childInitializer) {
+        WsAddress a = parse(endpoint.address());
+        ChannelFuture f;
+        try {
+            f = tcp.bind(a.tcpEndpoint(), withAddress(a, childInitializer));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("ws address: " + endpoint.address() + ": " + e.getMessage(), e);
+        }
+        f.channel().attr(ADDRESS).set(a);
+        return f;
+    }
+
+    @Override
+    public void checkConnectAddress(Endpoint endpoint) {
+        WsAddress a = parse(endpoint.address());
+        try {
+            tcp.checkConnectAddress(a.tcpEndpoint());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("ws address: " + endpoint.address() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public ChannelFuture connect(Endpoint endpoint, EventLoop loop, ChannelInitializer<Channel> initializer) {
+        WsAddress a = parse(endpoint.address());
+        return tcp.connect(a.tcpEndpoint(), loop, withAddress(a, initializer));
+    }
+
+    @Override
+    public ChannelHandler handshakeHandler(ZmtpConfig config) {
+        return new WsHandler(config);
+    }
+
+    @Override
+    public String boundEndpoint(Endpoint requested, Channel serverChannel) {
+        String tcpBound = tcp.boundEndpoint(requested, serverChannel);
+        return "ws://" + tcpBound.substring("tcp://".length()) + parse(requested.address()).path();
+    }
+
+    @Override
+    public boolean namesListener(Endpoint endpoint, Channel serverChannel) {
+        WsAddress named;
+        try {
+            named = parse(endpoint.address());
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        WsAddress bound = serverChannel.attr(ADDRESS).get();
+        return bound != null && bound.path().equals(named.path())
+                && tcp.namesListener(named.tcpEndpoint(), serverChannel);
+    }
+}
