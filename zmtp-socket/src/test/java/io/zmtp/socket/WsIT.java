@@ -10,14 +10,27 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import io.netty.util.ReferenceCountUtil;
+
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -176,13 +189,12 @@ class WsIT {
         BlockingQueue<ZmtpSocketEvent> events = new LinkedBlockingQueue<>();
         pull.monitor(events::add);
         String endpoint = pull.bind("ws://127.0.0.1:*/");
-        Closes closes = new Closes();
-        WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("ZWS2.0/NULL")
-                .buildAsync(URI.create(endpoint), closes).get(5, TimeUnit.SECONDS);
-        assertThat(ws.getSubprotocol()).isEqualTo("ZWS2.0/NULL");
-        ws.sendText("hello", true);
-        assertThat(await(events, ZmtpSocketEvent.Type.PROTOCOL_ERROR).detail()).contains("text");
-        assertThat(closes.status.get(5, TimeUnit.SECONDS)).isEqualTo(1003);
+        try (RawClient raw = new RawClient(endpoint, "ZWS2.0/NULL")) {
+            raw.upgraded.get(5, TimeUnit.SECONDS);
+            raw.channel.writeAndFlush(new TextWebSocketFrame("hello"));
+            assertThat(await(events, ZmtpSocketEvent.Type.PROTOCOL_ERROR).detail()).contains("text");
+            assertThat(raw.closeStatus.get(5, TimeUnit.SECONDS)).isEqualTo(1003);
+        }
         // The socket still takes other connections.
         ZmtpSocket push = sockets.socket(ZmtpSocketType.PUSH);
         push.connect(endpoint);
@@ -196,11 +208,11 @@ class WsIT {
         BlockingQueue<ZmtpSocketEvent> events = new LinkedBlockingQueue<>();
         pull.monitor(events::add);
         String endpoint = pull.bind("ws://127.0.0.1:*/");
-        Closes closes = new Closes();
-        HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("chat")
-                .buildAsync(URI.create(endpoint), closes).get(5, TimeUnit.SECONDS);
-        assertThat(closes.status.get(5, TimeUnit.SECONDS)).isEqualTo(1002);
-        assertThat(closes.reason).contains("ZWS2.0/NULL");
+        // No subprotocol at all: one the server doesn't know, Netty's client would refuse itself when none comes back.
+        try (RawClient raw = new RawClient(endpoint, null)) {
+            assertThat(raw.closeStatus.get(5, TimeUnit.SECONDS)).isEqualTo(1002);
+            assertThat(raw.closeReason).contains("ZWS2.0/NULL");
+        }
         assertThat(await(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED).detail()).contains("subprotocol");
     }
 
@@ -213,36 +225,65 @@ class WsIT {
 
     private static ZmtpSocketEvent await(BlockingQueue<ZmtpSocketEvent> events, ZmtpSocketEvent.Type type)
             throws InterruptedException {
+        java.util.List<String> seen = new java.util.ArrayList<>();
         for (;;) {
             ZmtpSocketEvent e = events.poll(10, TimeUnit.SECONDS);
-            assertThat(e).as("waiting for " + type).isNotNull();
+            assertThat(e).as("waiting for " + type + " after " + seen).isNotNull();
+            seen.add(e.type() + ":" + e.detail());
             if (e.type() == type) {
                 return e;
             }
         }
     }
 
-    /** The JDK's WebSocket client, as a peer that breaks the rules: records the close it gets. */
-    private static final class Closes implements WebSocket.Listener {
-        final CompletableFuture<Integer> status = new CompletableFuture<>();
-        volatile String reason;
+    /** A WebSocket client that breaks the rules (Netty's): records the close frame it gets. */
+    private static final class RawClient implements AutoCloseable {
+        final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        final CompletableFuture<Void> upgraded = new CompletableFuture<>();
+        final CompletableFuture<Integer> closeStatus = new CompletableFuture<>();
+        volatile String closeReason;
+        final Channel channel;
 
-        @Override
-        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-            this.reason = reason;
-            status.complete(statusCode);
-            return null;
+        RawClient(String endpoint, String subprotocol) {
+            URI uri = URI.create(endpoint);
+            WebSocketClientProtocolConfig config = WebSocketClientProtocolConfig.newBuilder().webSocketUri(uri)
+                    .subprotocol(subprotocol).handleCloseFrames(false).build();
+            channel = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(8192),
+                                    new WebSocketClientProtocolHandler(config), new ChannelInboundHandlerAdapter() {
+                                        @Override
+                                        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+                                            if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent
+                                                    .HANDSHAKE_COMPLETE) {
+                                                upgraded.complete(null);
+                                            }
+                                        }
+
+                                        @Override
+                                        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                            if (msg instanceof CloseWebSocketFrame) {
+                                                closeReason = ((CloseWebSocketFrame) msg).reasonText();
+                                                closeStatus.complete(((CloseWebSocketFrame) msg).statusCode());
+                                            }
+                                            ReferenceCountUtil.release(msg);
+                                        }
+
+                                        @Override
+                                        public void channelInactive(ChannelHandlerContext ctx) {
+                                            closeStatus.complete(-1);
+                                        }
+                                    });
+                        }
+                    }).connect(uri.getHost(), uri.getPort()).syncUninterruptibly().channel();
         }
 
         @Override
-        public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
-            webSocket.request(1);
-            return null;
-        }
-
-        @Override
-        public void onError(WebSocket webSocket, Throwable error) {
-            status.completeExceptionally(error);
+        public void close() {
+            channel.close().syncUninterruptibly();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 }

@@ -21,6 +21,9 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakeException;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
@@ -75,7 +78,10 @@ final class WsHandler extends ChannelDuplexHandler {
 
     private final ZmtpConfig config;
     private final String subprotocol;
+    private final int maxPayload;
+    private boolean server;
     private boolean zmtpStarted;
+    private boolean decoderReplaced;
     private boolean closing;
     /** Greeting bytes our ZmtpHandshakeHandler will still write (ZWS has none on the wire). */
     private int greetingToSwallow = GREETING_LENGTH;
@@ -85,16 +91,16 @@ final class WsHandler extends ChannelDuplexHandler {
     WsHandler(ZmtpConfig config) {
         this.config = config;
         this.subprotocol = SUBPROTOCOL_PREFIX + config.mechanism().name();
+        long max = config.maxMessageSize();
+        this.maxPayload = max < 0 || max > Integer.MAX_VALUE - FRAME_SLACK ? Integer.MAX_VALUE
+                : (int) max + FRAME_SLACK;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         WsTransport.WsAddress address = ctx.channel().attr(WsTransport.ADDRESS).get();
-        boolean server = ctx.channel().parent() != null;
+        server = ctx.channel().parent() != null;
         ChannelPipeline p = ctx.pipeline();
-        long max = config.maxMessageSize();
-        int maxPayload = max < 0 || max > Integer.MAX_VALUE - FRAME_SLACK ? Integer.MAX_VALUE
-                : (int) max + FRAME_SLACK;
         long timeout = config.handshakeTimeoutMillis() > 0 ? config.handshakeTimeoutMillis()
                 : DEFAULT_UPGRADE_TIMEOUT_MILLIS;
         String name = ctx.name();
@@ -110,7 +116,7 @@ final class WsHandler extends ChannelDuplexHandler {
                     .handshakeTimeoutMillis(timeout)
                     .handleCloseFrames(true)
                     .dropPongFrames(true)
-                    .decoderConfig(decoderConfig(maxPayload))
+                    .decoderConfig(decoderConfig())
                     .build()));
         } else {
             URI uri = URI.create("ws://" + address.hostPort() + address.path());
@@ -130,13 +136,36 @@ final class WsHandler extends ChannelDuplexHandler {
         }
     }
 
-    private static WebSocketDecoderConfig decoderConfig(int maxPayload) {
+    /**
+     * Netty's frame decoder, but one that leaves closing to us on a protocol violation: its own close completes the
+     * close future (DISCONNECTED) before the exception reaches us, and the monitor would tell PROTOCOL_ERROR after.
+     * A client masks what it sends and a server doesn't; anything else is refused, as libzmq refuses it.
+     */
+    private WebSocketDecoderConfig decoderConfig() {
         return WebSocketDecoderConfig.newBuilder()
                 .maxFramePayloadLength(maxPayload)
+                .expectMaskedFrames(server)
                 .allowExtensions(false)
                 .allowMaskMismatch(false)
-                .closeOnProtocolViolation(true)
+                .closeOnProtocolViolation(false)
                 .build();
+    }
+
+    /**
+     * The client's handshaker installs its decoder with no say in {@code closeOnProtocolViolation}: replaced by ours
+     * (the server's already is, but one path for both). Done once the upgrade is complete, never from inside a read
+     * of the old decoder's frames: what it still holds is handed to the new one at once, and would overtake them.
+     */
+    private void replaceDecoder(ChannelHandlerContext ctx) {
+        if (decoderReplaced || closing) {
+            return;
+        }
+        decoderReplaced = true;
+        ChannelPipeline p = ctx.pipeline();
+        WebSocketFrameDecoder old = p.get(WebSocketFrameDecoder.class);
+        if (old != null) {
+            p.replace(old, "ws-frame-decoder", new WebSocket13FrameDecoder(decoderConfig()));
+        }
     }
 
     @Override
@@ -150,11 +179,13 @@ final class WsHandler extends ChannelDuplexHandler {
                 return;
             }
             startZmtp(ctx);
+            replaceDecoder(ctx);
             return;
         }
         if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
             // Netty's handshaker has checked that the server chose the subprotocol we asked for.
             startZmtp(ctx);
+            replaceDecoder(ctx);
             return;
         }
         if (evt == WebSocketServerProtocolHandler.ServerHandshakeStateEvent.HANDSHAKE_TIMEOUT
@@ -200,6 +231,18 @@ final class WsHandler extends ChannelDuplexHandler {
             // HANDSHAKE_COMPLETE event: it proves the upgrade is done all the same.
             startZmtp(ctx);
         }
+        handleRead(ctx, msg);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (zmtpStarted) {
+            replaceDecoder(ctx);
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    private void handleRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof BinaryWebSocketFrame) {
             BinaryWebSocketFrame f = (BinaryWebSocketFrame) msg;
             if (!f.isFinalFragment()) {
@@ -285,18 +328,25 @@ final class WsHandler extends ChannelDuplexHandler {
             // The upgrade was refused, or answered with another subprotocol than ours.
             handshakeFailed(ctx, ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "WebSocket upgrade: " + cause.getMessage());
         } else if (cause instanceof DecoderException && zmtpStarted) {
-            // Netty's frame decoder (a frame over the size limit, bad masking, a reserved opcode): it has sent its
-            // close frame already.
+            // Netty's frame decoder: a frame over the size limit, bad masking, a reserved opcode or bit.
             closing = true;
             ctx.fireUserEventTriggered(new ZmtpProtocolErrorEvent(ctx.channel().remoteAddress(),
                     new ZmtpCodecException("WebSocket: " + cause.getMessage(), cause)));
-            ctx.close();
+            WebSocketCloseStatus status = cause instanceof CorruptedWebSocketFrameException
+                    ? ((CorruptedWebSocketFrameException) cause).closeStatus() : WebSocketCloseStatus.PROTOCOL_ERROR;
+            ctx.writeAndFlush(new CloseWebSocketFrame(status, reasonText(cause.getMessage())))
+                    .addListener(ChannelFutureListener.CLOSE);
         } else if (cause instanceof DecoderException) {
             // A malformed upgrade request or response.
             handshakeFailed(ctx, ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "HTTP: " + cause.getMessage());
         } else {
             ctx.fireExceptionCaught(cause);
         }
+    }
+
+    /** A close frame's reason is at most 123 bytes. */
+    private static String reasonText(String s) {
+        return s == null ? "" : s.length() > 120 ? s.substring(0, 120) : s;
     }
 
     @Override
