@@ -1,0 +1,187 @@
+package io.zmtp.interop;
+
+import io.zmtp.codec.ZmtpMessage;
+import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocket;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * ws:// (ZWS 2.0, NULL) against libzmq 4.3.5's ws transport, through npm's zeromq 6.8.0 (ws_peer.mjs): PUSH/PULL
+ * and REQ/REP, our socket sending and theirs, each side binding in turn. Multi-part messages check the MORE flag in
+ * both directions. Node and zeromq must be installed in target/node (zmtp-interop's build does it with
+ * setup-node.sh, or {@code npm install --prefix zmtp-interop/target/node zeromq@6.8.0}); without them these tests
+ * fail, as the pyzmq ones do.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WsInteropIT {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final int COUNT = 5;
+    private static Path nodeDir;
+    private static Path script;
+
+    private ZmtpContext context;
+    private final List<Process> peers = new ArrayList<>();
+
+    @BeforeAll
+    static void findNode() {
+        nodeDir = Path.of(System.getProperty("zmtp.interop.node", "target/node")).toAbsolutePath();
+        script = Path.of(System.getProperty("zmtp.interop.nodeScripts", "src/test/node"), "ws_peer.mjs")
+                .toAbsolutePath();
+        assertThat(nodeDir.resolve("node_modules/zeromq"))
+                .as("npm's zeromq 6.8.0 in " + nodeDir + " (npm install --prefix " + nodeDir + " zeromq@6.8.0)")
+                .isDirectory();
+        assertThat(script).isRegularFile();
+    }
+
+    @BeforeEach
+    void start() {
+        context = ZmtpContext.builder().build();
+    }
+
+    @AfterEach
+    void stop() {
+        peers.forEach(Process::destroyForcibly);
+        context.close();
+    }
+
+    /** A running ws_peer.mjs and the lines it prints. */
+    private final class Peer {
+        final Process process;
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+        Peer(String role, String endpoint, int count) throws IOException {
+            process = new ProcessBuilder("node", script.toString(), nodeDir.toString(), role, endpoint,
+                    String.valueOf(count)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            peers.add(process);
+            Thread reader = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String l; (l = r.readLine()) != null; ) {
+                        lines.add(l);
+                    }
+                } catch (IOException e) {
+                    lines.add("ERR " + e);
+                }
+            }, "ws-peer-" + role);
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        String next() throws InterruptedException {
+            String l = lines.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(l).as("a line from ws_peer.mjs").isNotNull();
+            assertThat(l).doesNotStartWith("ERR");
+            return l;
+        }
+
+        /** Binds or connects per its role; returns the endpoint to connect to (ours, or the one it bound). */
+        String ready() throws InterruptedException {
+            String l = next();
+            return l.startsWith("BOUND ") ? l.substring("BOUND ".length()) : l;
+        }
+
+        void done() throws InterruptedException {
+            assertThat(next()).isEqualTo("DONE");
+            assertThat(process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(process.exitValue()).isZero();
+        }
+    }
+
+    /** Our socket and the peer: whichever binds, the other connects to what it bound. */
+    private Peer connect(ZmtpSocket ours, String theirType, boolean weBind) throws Exception {
+        if (weBind) {
+            String endpoint = ours.bind("ws://127.0.0.1:*/zmtp");
+            Peer peer = new Peer(theirType + "-connect", endpoint, COUNT);
+            assertThat(peer.ready()).isEqualTo("READY");
+            return peer;
+        }
+        Peer peer = new Peer(theirType + "-bind", "ws://127.0.0.1:*/zmtp", COUNT);
+        String endpoint = peer.ready();
+        assertThat(endpoint).startsWith("ws://127.0.0.1:").endsWith("/zmtp");
+        ours.connect(endpoint);
+        return peer;
+    }
+
+    private static List<String> receive(ZmtpSocket s) {
+        ZmtpMessage m = s.receive(WAIT);
+        assertThat(m).as("a message from libzmq").isNotNull();
+        try {
+            return m.toStrings();
+        } finally {
+            m.release();
+        }
+    }
+
+    @ParameterizedTest(name = "we bind: {0}")
+    @ValueSource(booleans = {true, false})
+    void ourPushToTheirPull(boolean weBind) throws Exception {
+        ZmtpSocket push = context.socket(ZmtpSocketType.PUSH);
+        Peer peer = connect(push, "pull", weBind);
+        for (int i = 0; i < COUNT; i++) {
+            // Over 255 bytes for one: a long frame on our side, a 16-bit WebSocket length on the wire.
+            push.send(ZmtpMessage.of("p" + i, i == 2 ? "z".repeat(300) : ""));
+        }
+        for (int i = 0; i < COUNT; i++) {
+            assertThat(peer.next()).isEqualTo("MSG p" + i + "|" + (i == 2 ? "z".repeat(300) : ""));
+        }
+        peer.done();
+    }
+
+    @ParameterizedTest(name = "we bind: {0}")
+    @ValueSource(booleans = {true, false})
+    void theirPushToOurPull(boolean weBind) throws Exception {
+        ZmtpSocket pull = context.socket(ZmtpSocketType.PULL);
+        Peer peer = connect(pull, "push", weBind);
+        for (int i = 0; i < COUNT; i++) {
+            assertThat(receive(pull)).containsExactly("m" + i, "tail");
+        }
+        peer.done();
+    }
+
+    @ParameterizedTest(name = "we bind: {0}")
+    @ValueSource(booleans = {true, false})
+    void ourReqToTheirRep(boolean weBind) throws Exception {
+        ZmtpSocket req = context.socket(ZmtpSocketType.REQ);
+        Peer peer = connect(req, "rep", weBind);
+        for (int i = 0; i < COUNT; i++) {
+            req.send(ZmtpMessage.of("ask" + i));
+            assertThat(peer.next()).isEqualTo("MSG ask" + i);
+            assertThat(receive(req)).containsExactly("re:ask" + i);
+        }
+        peer.done();
+    }
+
+    @ParameterizedTest(name = "we bind: {0}")
+    @ValueSource(booleans = {true, false})
+    void theirReqToOurRep(boolean weBind) throws Exception {
+        ZmtpSocket rep = context.socket(ZmtpSocketType.REP);
+        Peer peer = connect(rep, "req", weBind);
+        for (int i = 0; i < COUNT; i++) {
+            assertThat(receive(rep)).containsExactly("q" + i);
+            rep.send(ZmtpMessage.of("a" + i));
+            assertThat(peer.next()).isEqualTo("MSG a" + i);
+        }
+        peer.done();
+    }
+}
