@@ -4,6 +4,9 @@ import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocket;
+import io.zmtp.socket.ZmtpSocketOption;
+import io.zmtp.codec.security.CurveKeyPair;
+import io.zmtp.codec.security.DefaultZmtpAuthenticator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,8 +30,9 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * ws:// (ZWS 2.0, NULL) against libzmq 4.3.5's ws transport, through npm's zeromq 6.8.0 (ws_peer.mjs): PUSH/PULL
- * and REQ/REP, our socket sending and theirs, each side binding in turn. Multi-part messages check the MORE flag in
+ * ws:// (ZWS 2.0) against libzmq 4.3.5's ws transport, through npm's zeromq 6.8.0 (ws_peer.mjs): PUSH/PULL and
+ * REQ/REP with NULL, our socket sending and theirs, each side binding in turn; PUSH/PULL with PLAIN and CURVE, each
+ * side the server in turn; PUB/SUB both ways (subscriptions over ws). Multi-part messages check the MORE flag in
  * both directions. Node and zeromq must be installed in target/node (zmtp-interop's build does it with
  * setup-node.sh, or {@code npm install --prefix zmtp-interop/target/node zeromq@6.8.0}); without them these tests
  * fail, as the pyzmq ones do.
@@ -71,8 +75,12 @@ class WsInteropIT {
         final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
         Peer(String role, String endpoint, int count) throws IOException {
+            this(role, endpoint, count, "null");
+        }
+
+        Peer(String role, String endpoint, int count, String mechanism) throws IOException {
             process = new ProcessBuilder("node", script.toString(), nodeDir.toString(), role, endpoint,
-                    String.valueOf(count)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    String.valueOf(count), mechanism).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             peers.add(process);
             Thread reader = new Thread(() -> {
                 try (BufferedReader r = new BufferedReader(
@@ -121,6 +129,92 @@ class WsInteropIT {
         assertThat(endpoint).startsWith("ws://127.0.0.1:").endsWith("/zmtp");
         ours.connect(endpoint);
         return peer;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"PLAIN, we bind", "PLAIN, they bind", "CURVE, we bind", "CURVE, they bind"})
+    void pushPullWithASecurityMechanism(String setup) throws Exception {
+        boolean curve = setup.startsWith("CURVE");
+        boolean weBind = setup.endsWith("we bind");
+        if (weBind) {
+            // Our PULL is the server: libzmq's PUSH the client.
+            ZmtpSocket pull = context.socket(ZmtpSocketType.PULL);
+            String mechanism;
+            if (curve) {
+                CurveKeyPair keys = CurveKeyPair.generate();
+                pull.setOption(ZmtpSocketOption.CURVE_SERVER, true);
+                pull.setOption(ZmtpSocketOption.CURVE_SECRETKEY, keys.secretKey());
+                pull.setOption(ZmtpSocketOption.AUTHENTICATOR,
+                        DefaultZmtpAuthenticator.builder().curveAnyKey().build());
+                mechanism = "curve-client:" + keys.publicKeyZ85();
+            } else {
+                pull.setOption(ZmtpSocketOption.PLAIN_SERVER, true);
+                pull.setOption(ZmtpSocketOption.AUTHENTICATOR,
+                        DefaultZmtpAuthenticator.builder().plainUser("admin", "secret").build());
+                mechanism = "plain-client:admin:secret";
+            }
+            String endpoint = pull.bind("ws://127.0.0.1:*/secure");
+            Peer peer = new Peer("push-connect", endpoint, COUNT, mechanism);
+            assertThat(peer.next()).isEqualTo("READY");
+            for (int i = 0; i < COUNT; i++) {
+                assertThat(receive(pull)).containsExactly("m" + i, "tail");
+            }
+            peer.done();
+            return;
+        }
+        // libzmq's PULL is the server (PLAIN: its ZAP handler takes anyone; CURVE: any key): our PUSH the client.
+        Peer peer = new Peer("pull-bind", "ws://127.0.0.1:*/secure", COUNT, curve ? "curve-server" : "plain-server");
+        String[] bound = peer.next().split(" ");
+        ZmtpSocket push = context.socket(ZmtpSocketType.PUSH);
+        if (curve) {
+            push.setOption(ZmtpSocketOption.CURVE_SERVERKEY, CurveKeyPair.decodeKey(bound[2], "server key"));
+            push.setOption(ZmtpSocketOption.CURVE_SECRETKEY, CurveKeyPair.generate().secretKey());
+        } else {
+            push.setOption(ZmtpSocketOption.PLAIN_USERNAME, "admin");
+            push.setOption(ZmtpSocketOption.PLAIN_PASSWORD, "secret");
+        }
+        push.connect(bound[1]);
+        for (int i = 0; i < COUNT; i++) {
+            push.send(ZmtpMessage.of("s" + i, "x"));
+        }
+        for (int i = 0; i < COUNT; i++) {
+            assertThat(peer.next()).isEqualTo("MSG s" + i + "|x");
+        }
+        peer.done();
+    }
+
+    /** libzmq's SUB connects to our PUB: its subscription must reach us over ws and filter what we publish. */
+    @org.junit.jupiter.api.Test
+    void theirSubToOurPub() throws Exception {
+        ZmtpSocket pub = context.socket(ZmtpSocketType.PUB);
+        String endpoint = pub.bind("ws://127.0.0.1:*/");
+        Peer peer = new Peer("sub-connect", endpoint, COUNT);
+        assertThat(peer.next()).isEqualTo("READY");
+        List<String> got = new ArrayList<>();
+        for (int n = 0; got.size() < COUNT && n < 500; n++) {
+            pub.send(ZmtpMessage.of("B-" + n));
+            pub.send(ZmtpMessage.of("A-" + n));
+            Thread.sleep(20);
+            for (String l; (l = peer.lines.poll()) != null; ) {
+                if (l.startsWith("MSG ")) {
+                    got.add(l);
+                }
+            }
+        }
+        assertThat(got).hasSize(COUNT).allSatisfy(l -> assertThat(l).startsWith("MSG A-"));
+    }
+
+    /** Our SUB connects to libzmq's PUB: our subscription reaches libzmq, which filters. */
+    @org.junit.jupiter.api.Test
+    void ourSubToTheirPub() throws Exception {
+        Peer peer = new Peer("pub-bind", "ws://127.0.0.1:*/", COUNT);
+        String endpoint = peer.ready();
+        ZmtpSocket sub = context.socket(ZmtpSocketType.SUB);
+        sub.setOption(ZmtpSocketOption.SUBSCRIBE, "A".getBytes(StandardCharsets.US_ASCII));
+        sub.connect(endpoint);
+        for (int i = 0; i < COUNT; i++) {
+            assertThat(receive(sub).get(0)).startsWith("A-");
+        }
     }
 
     private static List<String> receive(ZmtpSocket s) {

@@ -56,7 +56,8 @@ import java.nio.charset.StandardCharsets;
  * <ul>
  * <li>No greeting: the WebSocket subprotocol ({@code ZWS2.0/NULL}, {@code /PLAIN}, {@code /CURVE}) names the
  * mechanism. Once the upgrade is done this adds {@link ZmtpHandshakeHandler} after itself, swallows the 64 greeting
- * bytes it writes, and feeds it the greeting a ZMTP 3.1 peer with that mechanism would have sent.</li>
+ * bytes it writes, and feeds it the greeting a ZMTP 3.0 peer with that mechanism would have sent (3.0 for the
+ * subscriptions: see {@link #peerGreeting}).</li>
  * <li>Framing: each binary WebSocket message is one ZMTP frame, a flags byte (MORE 0x01, COMMAND 0x02, as
  * ws_protocol.hpp has them) then the body. Inbound, a message becomes a ZMTP frame header plus the body, without a
  * copy; outbound, the bytes the encoder writes (several frames per buffer, or a frame over several) are cut back
@@ -207,11 +208,16 @@ final class WsHandler extends ChannelDuplexHandler {
         ctx.fireChannelRead(peerGreeting(ctx));
     }
 
-    /** A ZMTP 3.1 greeting with our mechanism (the subprotocol matched it); the codec reads no more than that. */
+    /**
+     * The greeting of a ZMTP 3.0 peer with our mechanism (the subprotocol matched it). 3.0, not 3.1: libzmq's ws
+     * engine has no SUBSCRIBE and CANCEL commands (its decoder leaves a command frame a command, which the engine
+     * ignores), and sends and expects subscriptions as 0x01/0x00-prefixed messages, which is what our codec does
+     * with a 3.0 peer. PING and PONG go to 3.0 peers too, so heartbeats still work.
+     */
     private ByteBuf peerGreeting(ChannelHandlerContext ctx) {
         ByteBuf g = ctx.alloc().buffer(GREETING_LENGTH);
         g.writeByte(0xFF).writeZero(8).writeByte(0x7F);
-        g.writeByte(3).writeByte(1);
+        g.writeByte(3).writeByte(0);
         byte[] mechanism = config.mechanism().name().getBytes(StandardCharsets.US_ASCII);
         g.writeBytes(mechanism).writeZero(ZmtpConstants.MECHANISM_LENGTH - mechanism.length);
         // as-server: not read by our greeting check (libzmq's greeting always has 0 there too).
