@@ -21,7 +21,10 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
@@ -200,6 +203,41 @@ class WsIT {
         push.connect(endpoint);
         push.send(ZmtpMessage.of("still"));
         assertThat(recv(pull)).isEqualTo("still");
+    }
+
+    /** libzmq refuses a message split into fragments, and an empty one (no flags byte): so do we. */
+    @ParameterizedTest
+    @ValueSource(strings = {"fragmented", "empty"})
+    void aFragmentedOrEmptyMessageClosesThatConnectionWithAProtocolError(String kind) throws Exception {
+        ZmtpSocket pull = sockets.socket(ZmtpSocketType.PULL);
+        BlockingQueue<ZmtpSocketEvent> events = new LinkedBlockingQueue<>();
+        pull.monitor(events::add);
+        String endpoint = pull.bind("ws://127.0.0.1:*/");
+        try (RawClient raw = new RawClient(endpoint, "ZWS2.0/NULL")) {
+            raw.upgraded.get(5, TimeUnit.SECONDS);
+            if (kind.equals("empty")) {
+                raw.channel.writeAndFlush(new BinaryWebSocketFrame(Unpooled.EMPTY_BUFFER));
+            } else {
+                raw.channel.write(new BinaryWebSocketFrame(false, 0, Unpooled.wrappedBuffer(new byte[] {0, 'a'})));
+                raw.channel.writeAndFlush(new ContinuationWebSocketFrame(true, 0, Unpooled.wrappedBuffer(b("b"))));
+            }
+            assertThat(await(events, ZmtpSocketEvent.Type.PROTOCOL_ERROR).detail()).contains(kind);
+            assertThat(raw.closeStatus.get(5, TimeUnit.SECONDS)).isEqualTo(1002);
+        }
+    }
+
+    @Test
+    void anotherPathGetsNotFound() throws Exception {
+        ZmtpSocket pull = sockets.socket(ZmtpSocketType.PULL);
+        String endpoint = pull.bind("ws://127.0.0.1:*/zmq");
+        int port = URI.create(endpoint).getPort();
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.getOutputStream().write(("GET /other HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(
+                    s.getInputStream(), java.nio.charset.StandardCharsets.US_ASCII));
+            assertThat(r.readLine()).isEqualTo("HTTP/1.1 404 Not Found");
+        }
     }
 
     @Test
