@@ -14,7 +14,8 @@
 // the two frames 'm<i>' and 'tail' (a MORE flag each way); req, request i is 'q<i>' and it prints each reply; rep
 // answers each request with 're:<request>'; pub sends 'A-<n>' then 'B-<n>' every 20 ms (n counting up) until
 // it is killed or its lifetime is over; sub subscribes to 'A' and prints COUNT messages.
-// Exits 3 if it has not finished within 20 s, so a test that dies leaves nothing running.
+// WS_PEER_HEARTBEAT=MILLIS in the environment sets ZMQ_HEARTBEAT_IVL to that and ZMQ_HEARTBEAT_TIMEOUT to three times
+// it. Exits 3 if it has not finished within 20 s, so a test that dies leaves nothing running.
 import { createRequire } from "node:module"
 import path from "node:path"
 
@@ -43,6 +44,10 @@ if (!classes[type] || (how !== "bind" && how !== "connect")) {
 const options = { linger: 2000 }
 let announce = ""
 let zap = null
+if (process.env.WS_PEER_HEARTBEAT) {
+  options.heartbeatInterval = Number(process.env.WS_PEER_HEARTBEAT)
+  options.heartbeatTimeout = 3 * options.heartbeatInterval
+}
 // Split at the first ':' only: Z85 keys may hold one.
 const colon = mechanism.indexOf(":")
 const mech = colon < 0 ? mechanism : mechanism.slice(0, colon)

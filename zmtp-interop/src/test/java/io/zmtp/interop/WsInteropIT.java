@@ -4,6 +4,7 @@ import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocket;
+import io.zmtp.socket.ZmtpSocketEvent;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.codec.security.CurveKeyPair;
 import io.zmtp.codec.security.DefaultZmtpAuthenticator;
@@ -79,8 +80,16 @@ class WsInteropIT {
         }
 
         Peer(String role, String endpoint, int count, String mechanism) throws IOException {
-            process = new ProcessBuilder("node", script.toString(), nodeDir.toString(), role, endpoint,
-                    String.valueOf(count), mechanism).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            this(role, endpoint, count, mechanism, 0);
+        }
+
+        Peer(String role, String endpoint, int count, String mechanism, int heartbeatMillis) throws IOException {
+            ProcessBuilder b = new ProcessBuilder("node", script.toString(), nodeDir.toString(), role, endpoint,
+                    String.valueOf(count), mechanism).redirectError(ProcessBuilder.Redirect.INHERIT);
+            if (heartbeatMillis > 0) {
+                b.environment().put("WS_PEER_HEARTBEAT", String.valueOf(heartbeatMillis));
+            }
+            process = b.start();
             peers.add(process);
             Thread reader = new Thread(() -> {
                 try (BufferedReader r = new BufferedReader(
@@ -180,6 +189,33 @@ class WsInteropIT {
         for (int i = 0; i < COUNT; i++) {
             assertThat(peer.next()).isEqualTo("MSG s" + i + "|x");
         }
+        peer.done();
+    }
+
+    /**
+     * Heartbeats both ways over an idle connection: each side PINGs every 100 ms and gives up after 300 ms without
+     * traffic, so a PING either side doesn't answer (or a PONG it doesn't understand) ends the connection well
+     * within the idle second.
+     */
+    @org.junit.jupiter.api.Test
+    void heartbeatsKeepAnIdleConnection() throws Exception {
+        ZmtpSocket req = context.socket(ZmtpSocketType.REQ);
+        req.setOption(ZmtpSocketOption.HEARTBEAT_IVL, 100);
+        req.setOption(ZmtpSocketOption.HEARTBEAT_TIMEOUT, 300);
+        BlockingQueue<ZmtpSocketEvent> events = new LinkedBlockingQueue<>();
+        req.monitor(events::add);
+        String endpoint = req.bind("ws://127.0.0.1:*/");
+        Peer peer = new Peer("rep-connect", endpoint, 1, "null", 100);
+        assertThat(peer.next()).isEqualTo("READY");
+        for (ZmtpSocketEvent e; (e = events.poll(10, TimeUnit.SECONDS)) == null
+                || e.type() != ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED; ) {
+            assertThat(e).as("HANDSHAKE_SUCCEEDED").isNotNull();
+        }
+        Thread.sleep(1500);
+        assertThat(events).noneMatch(e -> e.type() == ZmtpSocketEvent.Type.DISCONNECTED);
+        req.send(ZmtpMessage.of("late"));
+        assertThat(peer.next()).isEqualTo("MSG late");
+        assertThat(receive(req)).containsExactly("re:late");
         peer.done();
     }
 
