@@ -45,9 +45,10 @@ import java.util.concurrent.atomic.LongAdder;
  * 0.5 s, and what the network loses is not counted as dropped: the delivered rate against the published one shows it.
  */
 @Command(name = "fanout", mixinStandardHelpOptions = true,
-        description = {"PUB -> N SUB fan-out on zmtp-socket over tcp://127.0.0.1 in one JVM: messages delivered per "
-                + "second across all subscribers, and the PUB's drops at SNDHWM, a line per second.",
-            "--radio: RADIO -> N DISH joined to one group, the same report. Over udp (--endpoint udp://...) each "
+        description = {"PUB -> N SUB (--radio: RADIO -> N DISH) fan-out on zmtp-socket over tcp://127.0.0.1 (or "
+                + "--endpoint) in one JVM: messages delivered per second across all subscribers, and the "
+                + "publisher's drops at SNDHWM, a line per second.",
+            "--radio: the DISHes join one group, and every message goes to it. Over udp (--endpoint udp://...) each "
                 + "DISH binds the endpoint and the RADIO connects to each endpoint bound; losses in the network "
                 + "are not counted as drops."})
 public final class FanoutBench implements Callable<Integer> {
