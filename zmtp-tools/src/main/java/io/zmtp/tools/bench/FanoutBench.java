@@ -7,6 +7,7 @@ import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpPeer;
 import io.zmtp.socket.ZmtpPoller;
 import io.zmtp.socket.ZmtpSocket;
+import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.tools.Payload;
 import io.zmtp.tools.ProgressPrinter;
@@ -176,6 +177,10 @@ public final class FanoutBench implements Callable<Integer> {
             } finally {
                 subs.forEach(ZmtpSocket::close);
             }
+        } catch (ZmtpSocketException e) {
+            // An endpoint the socket layer refuses (a transport it lacks, an address in use): one line, not a trace.
+            System.err.println("zmtp bench fanout: " + e.getMessage());
+            return 1;
         }
         return 0;
     }
