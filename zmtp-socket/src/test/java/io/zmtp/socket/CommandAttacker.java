@@ -72,10 +72,12 @@ final class CommandAttacker implements AutoCloseable {
 
     final Channel channel;
     private final boolean curve;
+    private final ReadGate gate;
 
-    private CommandAttacker(Channel channel, boolean curve) {
+    private CommandAttacker(Channel channel, boolean curve, ReadGate gate) {
         this.channel = channel;
         this.curve = curve;
+        this.gate = gate;
     }
 
     /**
@@ -86,7 +88,23 @@ final class CommandAttacker implements AutoCloseable {
             throws InterruptedException {
         Channel ch = open(group, endpoint, config(type, serverKey), false);
         ch.config().setAutoRead(false);
-        return new CommandAttacker(ch, serverKey != null);
+        // autoRead off is not enough: the frame decoder asks for a read itself after a read that ended in the middle
+        // of a frame. This gate, next to the transport, lets no read through until closedWithin opens it.
+        ReadGate gate = new ReadGate();
+        ch.eventLoop().submit(() -> ch.pipeline().addFirst(gate)).sync();
+        return new CommandAttacker(ch, serverKey != null, gate);
+    }
+
+    /** Swallows every read request while closed, so that the connection is never read. */
+    private static final class ReadGate extends io.netty.channel.ChannelOutboundHandlerAdapter {
+        private volatile boolean open;
+
+        @Override
+        public void read(ChannelHandlerContext ctx) {
+            if (open) {
+                ctx.read();
+            }
+        }
     }
 
     static ZmtpConfig config(ZmtpSocketType type, String serverKey) {
@@ -239,6 +257,7 @@ final class CommandAttacker implements AutoCloseable {
      * never sees the end of the stream either.
      */
     boolean closedWithin(long millis) throws InterruptedException {
+        gate.open = true;
         channel.config().setAutoRead(true);
         return channel.closeFuture().await(millis);
     }

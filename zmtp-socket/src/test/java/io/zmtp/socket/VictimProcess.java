@@ -43,6 +43,7 @@ final class VictimProcess implements AutoCloseable {
     private final Process process;
     private final Writer stdin;
     private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+    private volatile String lastOutput = "";
 
     /** Memory as the child sees it, in bytes; {@code direct} is what Netty's allocator has taken from the OS. */
     record Memory(long heap, long direct, long rss, long hwm) {
@@ -61,6 +62,8 @@ final class VictimProcess implements AutoCloseable {
                 for (String line; (line = out.readLine()) != null; ) {
                     if (line.startsWith("@ ")) {
                         replies.add(line.substring(2));
+                    } else {
+                        lastOutput = line; // e.g. the JVM's "Terminating due to java.lang.OutOfMemoryError: ..."
                     }
                 }
             } catch (IOException ignored) {
@@ -130,8 +133,8 @@ final class VictimProcess implements AutoCloseable {
             process.waitFor(5, TimeUnit.SECONDS);
             String tail = Files.readString(log);
             tail = tail.substring(Math.max(0, tail.length() - 2000));
-            return "exit " + (process.isAlive() ? "none yet" : process.exitValue()) + ", end of its log " + log
-                    + ":\n" + tail;
+            return "exit " + (process.isAlive() ? "none yet" : process.exitValue()) + " (" + lastOutput
+                    + "), end of its log " + log + ":\n" + tail;
         } catch (Exception e) {
             return "(no status: " + e + ")";
         }
