@@ -213,6 +213,7 @@ class HostileCommandsIT {
         String result = wrong.isEmpty() ? "ok" : "**FAIL**: " + String.join("; ", wrong);
         if (!wrong.isEmpty()) {
             failures.add(name + ": " + String.join("; ", wrong));
+            v.failed = true;
         }
         Memory d = before == null ? null : (held != null ? held : after != null ? after : null);
         String row = String.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %s |%n",
@@ -269,6 +270,8 @@ class HostileCommandsIT {
         private ZmtpContext context;
         private ZmtpSocket good;
         private long requests;
+        /** The last attack failed: the next one gets a new victim. */
+        boolean failed;
 
         Victim(ZmtpSocketType type, String transport, boolean curve) throws Exception {
             this.type = type;
@@ -302,10 +305,16 @@ class HostileCommandsIT {
             }
         }
 
-        /** A victim that died in the previous attack is started again (with a new good peer). */
+        /**
+         * A victim that died or failed in the previous attack is started again (with a new good peer), so that each
+         * attack is measured on a healthy victim whatever the one before it did.
+         */
         void ensureRunning() throws Exception {
-            if (!process.isAlive()) {
-                close();
+            if (failed || !process.isAlive()) {
+                failed = false;
+                good.close();
+                context.close();
+                process.kill();
                 startIt();
             }
         }

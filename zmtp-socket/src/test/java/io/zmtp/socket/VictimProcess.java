@@ -36,6 +36,8 @@ final class VictimProcess implements AutoCloseable {
     static final String MAX_HEAP = "-Xmx192m";
     static final String MAX_DIRECT = "-XX:MaxDirectMemorySize=192m";
 
+    private static final java.util.concurrent.atomic.AtomicInteger STARTS = new java.util.concurrent.atomic.AtomicInteger();
+
     final String endpoint;
     /** The CURVE server's public key (Z85), or null under NULL. */
     final String serverKey;
@@ -83,8 +85,9 @@ final class VictimProcess implements AutoCloseable {
      */
     static VictimProcess start(ZmtpSocketType type, String transport, boolean curve, long subscriptionBudget)
             throws IOException {
+        // One log per start: a victim started again after one died must not overwrite the dead one's last words.
         Path log = Path.of("target", "hostile-victims", type + "-" + transport + "-" + (curve ? "CURVE" : "NULL")
-                + ".log");
+                + "-" + STARTS.incrementAndGet() + ".log");
         Files.createDirectories(log.getParent());
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -172,6 +175,12 @@ final class VictimProcess implements AutoCloseable {
             n = peers();
         }
         return n;
+    }
+
+    /** Ends the child at once: one that failed an attack may be out of memory and thrashing in its GC. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
     }
 
     @Override
