@@ -35,10 +35,12 @@ final class LegacyGreeting {
 
     /**
      * 1.0 and 2.0 have no security: accepted only if configured and our mechanism is NULL (rfc 23, downgrading would
-     * otherwise let an attacker strip the mechanism).
+     * otherwise let an attacker strip the mechanism). The thread-safe types have no 2.0 code and need ZMTP 3's
+     * commands (JOIN, LEAVE): never.
      */
     boolean accepts(ZmtpVersion version) {
-        return config.acceptedVersions().contains(version) && NullMechanism.NAME.equals(config.mechanism().name());
+        return config.acceptedVersions().contains(version) && NullMechanism.NAME.equals(config.mechanism().name())
+                && !config.socketType().isThreadSafe();
     }
 
     /** FF, u64 (identity length + 1), 7F: to a 1.0 peer, the header of our long-form identity frame. */

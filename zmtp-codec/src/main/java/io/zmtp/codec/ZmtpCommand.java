@@ -15,7 +15,10 @@ import java.nio.charset.StandardCharsets;
  * peer's version.
  *
  * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Commands"</a>
+ * <p>JOIN and LEAVE (RADIO/DISH) go out as commands to every ZMTP 3.x peer, as libzmq sends them.
+ *
  * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1), SUBSCRIBE, CANCEL, PING, PONG</a>
+ * @see <a href="https://rfc.zeromq.org/spec/48/">48/RADIO-DISH, JOIN and LEAVE</a>
  */
 public final class ZmtpCommand extends DefaultByteBufHolder {
     public static final String READY = "READY";
@@ -24,6 +27,10 @@ public final class ZmtpCommand extends DefaultByteBufHolder {
     public static final String PONG = "PONG";
     public static final String SUBSCRIBE = "SUBSCRIBE";
     public static final String CANCEL = "CANCEL";
+    /** rfc 48, carried by ZMTP 3.x: a DISH joins a group (the body, 0-255 bytes). libzmq sends it to 3.0 peers too. */
+    public static final String JOIN = "JOIN";
+    /** rfc 48: a DISH leaves a group. */
+    public static final String LEAVE = "LEAVE";
     public static final String HELLO = "HELLO";
     public static final String WELCOME = "WELCOME";
     public static final String INITIATE = "INITIATE";
@@ -91,6 +98,16 @@ public final class ZmtpCommand extends DefaultByteBufHolder {
     /** CANCEL a subscription to {@code topic}; the command takes ownership of the buffer. */
     public static ZmtpCommand cancel(ByteBuf topic) {
         return new ZmtpCommand(CANCEL, topic);
+    }
+
+    /** JOIN {@code group} (RADIO/DISH); the command takes ownership of the buffer. */
+    public static ZmtpCommand join(ByteBuf group) {
+        return new ZmtpCommand(JOIN, group);
+    }
+
+    /** LEAVE {@code group} (RADIO/DISH); the command takes ownership of the buffer. */
+    public static ZmtpCommand leave(ByteBuf group) {
+        return new ZmtpCommand(LEAVE, group);
     }
 
     /** The reason text of an ERROR command. */

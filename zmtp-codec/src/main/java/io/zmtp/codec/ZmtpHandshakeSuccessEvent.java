@@ -47,7 +47,8 @@ public final class ZmtpHandshakeSuccessEvent {
     }
 
     /**
-     * What the peer announced. For 1.0 and 2.0 peers it is made from their greeting: Identity, and for 2.0 peers
+     * What the peer announced, as it claimed it: nothing in it is checked (a {@code User-Id} property is the peer's
+     * word, not {@link #userId()}). For 1.0 and 2.0 peers it is made from their greeting: Identity, and for 2.0 peers
      * Socket-Type.
      */
     public ZmtpMetadata peerMetadata() {

@@ -16,6 +16,11 @@ import java.util.concurrent.TimeUnit;
  * long. Anything received counts as traffic. Installed by {@link ZmtpHandshakeHandler}; PING and PONG never travel
  * further down the pipeline.
  *
+ * <h2>What a PING can make us hold</h2>
+ * At most one PONG is in flight (written and not yet handed to the socket): while it is, a PING's context is kept
+ * (16 bytes at most, a copy) and answered once the PONG before it has gone out; a later PING replaces it. So a peer
+ * that floods PINGs and never reads makes us hold one PONG and one context, as libzmq does, however many it sends.
+ *
  * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1), "Connection Heartbeating"</a>
  */
 public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
@@ -32,6 +37,10 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
     private ScheduledFuture<?> ttlTimer;
     /** The TTL timer was started by a PING of the read now in progress: that read's end must not cancel it. */
     private boolean ttlStartedThisRead;
+    /** A PONG was written and has not reached the socket yet. */
+    private boolean pongInFlight;
+    /** The newest PING's context, answered when the PONG in flight is out; null if none waits. */
+    private ByteBuf waitingPongContext;
 
     public ZmtpHeartbeatHandler(ZmtpVersion version, ZmtpConfig config) {
         this.intervalMillis = config.heartbeatIntervalMillis();
@@ -104,13 +113,39 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
         }
         int ttl = body.readUnsignedShort();
         int contextLength = Math.min(body.readableBytes(), ZmtpConstants.MAX_PING_CONTEXT_LENGTH);
-        ctx.writeAndFlush(ZmtpCommand.pong(body.readRetainedSlice(contextLength)));
+        if (pongInFlight) {
+            // A copy, not a slice: a slice would pin the whole read buffer for as long as the peer doesn't read.
+            ByteBuf context = ctx.alloc().heapBuffer(contextLength).writeBytes(body, contextLength);
+            if (waitingPongContext != null) {
+                waitingPongContext.release();
+            }
+            waitingPongContext = context;
+        } else {
+            pong(ctx, body.readRetainedSlice(contextLength));
+        }
         if (ttl > 0 && ttlTimer == null) {
             long ttlMillis = ttl * 100L;
             ttlStartedThisRead = true;
             ttlTimer = ctx.executor().schedule(() -> expire(ctx, "no traffic within the peer's TTL of " + ttlMillis
                     + " ms"), ttlMillis, TimeUnit.MILLISECONDS);
         }
+    }
+
+    private void pong(ChannelHandlerContext ctx, ByteBuf context) {
+        pongInFlight = true;
+        ctx.writeAndFlush(ZmtpCommand.pong(context)).addListener(f -> {
+            // On the event loop, as every other access to these fields.
+            pongInFlight = false;
+            ByteBuf next = waitingPongContext;
+            if (next != null) {
+                waitingPongContext = null;
+                if (f.isSuccess() && ctx.channel().isActive()) {
+                    pong(ctx, next);
+                } else {
+                    next.release();
+                }
+            }
+        });
     }
 
     private void expire(ChannelHandlerContext ctx, String reason) {
@@ -147,6 +182,10 @@ public final class ZmtpHeartbeatHandler extends ChannelDuplexHandler {
     }
 
     private void stop() {
+        if (waitingPongContext != null) {
+            waitingPongContext.release();
+            waitingPongContext = null;
+        }
         cancelTrafficTimers();
         if (pingTimer != null) {
             pingTimer.cancel(false);

@@ -46,6 +46,8 @@ import java.util.List;
  */
 public final class ZmtpMessage implements ReferenceCounted {
     private static final ByteBuf[] NO_FRAMES = new ByteBuf[0];
+    /** The longest group, in bytes (libzmq's {@code ZMQ_GROUP_MAX_LENGTH}). */
+    public static final int MAX_GROUP_LENGTH = 255;
     /** A VarHandle: an AtomicIntegerFieldUpdater checks the object's class on every call, which shows in a profile. */
     private static final VarHandle REF_CNT;
 
@@ -63,6 +65,10 @@ public final class ZmtpMessage implements ReferenceCounted {
     private ByteBuf only;
     private int first;
     private int end;
+    /** The thread-safe types' routing id beside the message (SERVER, PEER); 0 when none. */
+    private int routingId;
+    /** The thread-safe types' group beside the message (RADIO, DISH); null when none. */
+    private String group;
 
     private ZmtpMessage(ByteBuf[] frames, int count) {
         this.frames = frames;
@@ -177,6 +183,45 @@ public final class ZmtpMessage implements ReferenceCounted {
             out[i] = frameBytes(i);
         }
         return List.of(out);
+    }
+
+    /**
+     * The routing id carried beside the message by the thread-safe types: on a message a SERVER or PEER received, the
+     * peer it came from; on one sent through them, the peer it goes to. 0 (never a peer's) when none. Not sent on
+     * the wire, and not used by the other types.
+     */
+    public int routingId() {
+        return routingId;
+    }
+
+    /** Sets the routing id a SERVER or PEER sends this message to (libzmq's {@code zmq_msg_set_routing_id}). */
+    public ZmtpMessage routingId(int routingId) {
+        this.routingId = routingId;
+        return this;
+    }
+
+    /**
+     * The group carried beside the message by RADIO and DISH: the group a RADIO publishes it to, or the one a DISH
+     * received it in; null when none.
+     */
+    public String group() {
+        return group;
+    }
+
+    /**
+     * Sets the group a RADIO publishes this message to (libzmq's {@code zmq_msg_set_group}): 1 to 255 bytes in UTF-8,
+     * or null for none.
+     */
+    public ZmtpMessage group(String group) {
+        if (group != null) {
+            int bytes = ByteBufUtil.utf8Bytes(group);
+            if (bytes == 0 || bytes > MAX_GROUP_LENGTH) {
+                throw new IllegalArgumentException("group of " + bytes + " bytes (expected: 1.." + MAX_GROUP_LENGTH
+                        + " in UTF-8)");
+            }
+        }
+        this.group = group;
+        return this;
     }
 
     /** Total bytes in all frames. */

@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * The standard ZeroMQ socket types, with their wire names, ZMTP 2.0 codes and the compatibility table of
- * rfc 23/37 (which is libzmq's {@code check_socket_type}).
+ * The ZeroMQ socket types, with their wire names, ZMTP 2.0 codes and the compatibility table of rfc 23/37 (which is
+ * libzmq's {@code check_socket_type}): the standard eleven, STREAM, and the thread-safe types of libzmq's drafts.
  *
  * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "The Socket-Type Property"</a>
  * @see <a href="https://rfc.zeromq.org/spec/37/">37/ZMTP (ZMTP 3.1)</a>
@@ -29,7 +29,25 @@ public enum ZmtpSocketType {
      * with no type (a peer announcing it is refused). It is here so that a socket API can name it; it has no ZMTP
      * 2.0 code ({@link #zmtp20Code()} is -1).
      */
-    STREAM(-1);
+    STREAM(-1),
+    // The thread-safe types (libzmq's drafts, JeroMQ 0.6): single-part messages, ZMTP 3.x only (no 2.0 code; a 1.0 or
+    // 2.0 peer is refused). rfc 41 CLIENT/SERVER, 48 RADIO/DISH, 49 SCATTER/GATHER, 51 PEER, 52 CHANNEL.
+    /** rfc 41: round-robins to SERVERs, fair-queues from them. */
+    CLIENT(-1),
+    /** rfc 41: gives each CLIENT a routing id, told on each message received, by which a reply is routed. */
+    SERVER(-1),
+    /** rfc 48: publishes each message to the DISHes that joined its group. */
+    RADIO(-1),
+    /** rfc 48: receives the messages of the groups it joined. */
+    DISH(-1),
+    /** rfc 49: fair-queues from SCATTERs. */
+    GATHER(-1),
+    /** rfc 49: round-robins to GATHERs. */
+    SCATTER(-1),
+    /** rfc 51: routes by routing id, like SERVER, and may connect as well as bind. */
+    PEER(-1),
+    /** rfc 52: one peer, like PAIR. */
+    CHANNEL(-1);
 
     private static final ZmtpSocketType[] VALUES = values();
 
@@ -76,9 +94,33 @@ public enum ZmtpSocketType {
                 return peer == PAIR;
             case STREAM:
                 return false;
+            case CLIENT:
+                return peer == SERVER;
+            case SERVER:
+                return peer == CLIENT;
+            case RADIO:
+                return peer == DISH;
+            case DISH:
+                return peer == RADIO;
+            case GATHER:
+                return peer == SCATTER;
+            case SCATTER:
+                return peer == GATHER;
+            case PEER:
+                return peer == PEER;
+            case CHANNEL:
+                return peer == CHANNEL;
             default:
                 throw new AssertionError(this);
         }
+    }
+
+    /**
+     * Whether this is one of the thread-safe types (CLIENT, SERVER, RADIO, DISH, GATHER, SCATTER, PEER, CHANNEL): their
+     * messages have one part, and they speak ZMTP 3.x only.
+     */
+    public boolean isThreadSafe() {
+        return compareTo(CLIENT) >= 0;
     }
 
     /** Whether this type announces an {@code Identity} (libzmq: REQ, DEALER and ROUTER do, even when empty). */

@@ -109,7 +109,8 @@ final class ZmtpWire {
 
     private static final String[] KNOWN_COMMANDS = {
         ZmtpCommand.PING, ZmtpCommand.PONG, ZmtpCommand.SUBSCRIBE, ZmtpCommand.CANCEL, ZmtpCommand.READY,
-        ZmtpCommand.ERROR, ZmtpCommand.HELLO, ZmtpCommand.WELCOME, ZmtpCommand.INITIATE, ZmtpCommand.MESSAGE
+        ZmtpCommand.ERROR, ZmtpCommand.HELLO, ZmtpCommand.WELCOME, ZmtpCommand.INITIATE, ZmtpCommand.MESSAGE,
+        ZmtpCommand.JOIN, ZmtpCommand.LEAVE
     };
 
     // Commands arrive often (heartbeats, subscriptions): reuse the constant instead of building a String each time.

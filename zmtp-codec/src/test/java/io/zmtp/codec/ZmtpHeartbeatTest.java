@@ -1,9 +1,14 @@
 package io.zmtp.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static io.zmtp.codec.Wire.ascii;
@@ -39,6 +44,69 @@ class ZmtpHeartbeatTest {
             p.feed(ping(0, ascii("0123456789abcdefXYZW")));
             assertThat(p.outbound()).isEqualTo(command("PONG", ascii("0123456789abcdef")));
         }
+    }
+
+    /**
+     * A peer that floods PINGs and never reads its socket: each PONG used to be written whatever happened to the one
+     * before, so the outbound buffer grew by a PONG per PING without limit (issue 23: +8.6 GiB). One PONG is in
+     * flight at a time, as in libzmq; the newest PING waiting behind it is answered when it has gone out.
+     */
+    @Test
+    void shouldKeepAtMostOnePongPendingWhilePeerDoesNotRead() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            List<Object> held = new ArrayList<>();
+            List<ChannelPromise> promises = new ArrayList<>();
+            // Nearest the wire: takes what is written and never completes it, like a socket whose peer doesn't read.
+            p.channel.pipeline().addFirst("stuck-wire", new ChannelOutboundHandlerAdapter() {
+                @Override
+                public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                    held.add(msg);
+                    promises.add(promise);
+                }
+            });
+            for (int i = 0; i < 10_000; i++) {
+                p.feed(ping(0, ascii("ctx-" + i)));
+            }
+            assertThat(held).hasSize(1);
+            assertThat(bytesOf(held.get(0))).isEqualTo(command("PONG", ascii("ctx-0")));
+
+            // The first PONG reaches the socket: the newest PING waiting is answered, the ones between are not.
+            promises.get(0).setSuccess();
+            p.channel.runPendingTasks();
+            assertThat(held).hasSize(2);
+            assertThat(bytesOf(held.get(1))).isEqualTo(command("PONG", ascii("ctx-9999")));
+
+            promises.get(1).setSuccess();
+            p.channel.runPendingTasks();
+            assertThat(held).hasSize(2);
+            p.feed(ping(0, ascii("again")));
+            assertThat(held).hasSize(3);
+            assertThat(bytesOf(held.get(2))).isEqualTo(command("PONG", ascii("again")));
+            promises.get(2).setSuccess();
+            held.forEach(ReferenceCountUtil::release);
+        }
+    }
+
+    @Test
+    void shouldReleaseWaitingPongContextWhenConnectionCloses() {
+        try (TestPeer p = TestPeer.handshaken(DEALER, DEALER)) {
+            List<Object> held = new ArrayList<>();
+            p.channel.pipeline().addFirst("stuck-wire", new ChannelOutboundHandlerAdapter() {
+                @Override
+                public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                    held.add(msg);
+                }
+            });
+            p.feed(ping(0, ascii("first")), ping(0, ascii("waiting")));
+            assertThat(held).hasSize(1);
+            p.channel.close();
+            // The leak detector (paranoid, LeakCheckExtension) fails the class if the waiting context leaked.
+            held.forEach(ReferenceCountUtil::release);
+        }
+    }
+
+    private static byte[] bytesOf(Object written) {
+        return ByteBufUtil.getBytes((ByteBuf) written);
     }
 
     @Test

@@ -38,6 +38,15 @@ class ZmtpSocketTypeTest {
         TABLE.put(PULL, EnumSet.of(PUSH));
         TABLE.put(PAIR, EnumSet.of(PAIR));
         TABLE.put(ZmtpSocketType.STREAM, EnumSet.noneOf(ZmtpSocketType.class));
+        // rfc 37's table for the thread-safe types (libzmq's check_socket_type with drafts on).
+        TABLE.put(ZmtpSocketType.CLIENT, EnumSet.of(ZmtpSocketType.SERVER));
+        TABLE.put(ZmtpSocketType.SERVER, EnumSet.of(ZmtpSocketType.CLIENT));
+        TABLE.put(ZmtpSocketType.RADIO, EnumSet.of(ZmtpSocketType.DISH));
+        TABLE.put(ZmtpSocketType.DISH, EnumSet.of(ZmtpSocketType.RADIO));
+        TABLE.put(ZmtpSocketType.GATHER, EnumSet.of(ZmtpSocketType.SCATTER));
+        TABLE.put(ZmtpSocketType.SCATTER, EnumSet.of(ZmtpSocketType.GATHER));
+        TABLE.put(ZmtpSocketType.PEER, EnumSet.of(ZmtpSocketType.PEER));
+        TABLE.put(ZmtpSocketType.CHANNEL, EnumSet.of(ZmtpSocketType.CHANNEL));
     }
 
     @Test
@@ -98,7 +107,8 @@ class ZmtpSocketTypeTest {
             assertThat(ZmtpSocketType.parse(" " + t.name().toLowerCase() + " ")).isEqualTo(t);
         }
         assertThat(ZmtpSocketType.fromWireName(Wire.ascii("Dealer"))).isNull();
-        assertThat(ZmtpSocketType.fromWireName(Wire.ascii("CLIENT"))).isNull();
+        assertThat(ZmtpSocketType.fromWireName(Wire.ascii("Client"))).isNull();
+        assertThat(ZmtpSocketType.fromWireName(Wire.ascii("DGRAM"))).as("libzmq's udp-only draft type").isNull();
         assertThat(ZmtpSocketType.fromWireName(null)).isNull();
     }
 }

@@ -8,14 +8,20 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.internal.ClientSocket;
 import io.zmtp.socket.internal.DealerSocket;
+import io.zmtp.socket.internal.DishSocket;
+import io.zmtp.socket.internal.GatherSocket;
 import io.zmtp.socket.internal.PairSocket;
 import io.zmtp.socket.internal.PubSocket;
 import io.zmtp.socket.internal.PullSocket;
 import io.zmtp.socket.internal.PushSocket;
+import io.zmtp.socket.internal.RadioSocket;
 import io.zmtp.socket.internal.RepSocket;
 import io.zmtp.socket.internal.ReqSocket;
 import io.zmtp.socket.internal.RouterSocket;
+import io.zmtp.socket.internal.ScatterSocket;
+import io.zmtp.socket.internal.ServerSocket;
 import io.zmtp.socket.internal.SocketBase;
 import io.zmtp.socket.internal.SocketContext;
 import io.zmtp.socket.internal.StreamSocket;
@@ -144,6 +150,28 @@ public final class ZmtpContext implements AutoCloseable {
                 break;
             case STREAM:
                 s = new StreamSocket(context);
+                break;
+            case CLIENT:
+                s = new ClientSocket(context);
+                break;
+            case SERVER:
+            case PEER:
+                s = new ServerSocket(context, type);
+                break;
+            case RADIO:
+                s = new RadioSocket(context);
+                break;
+            case DISH:
+                s = new DishSocket(context);
+                break;
+            case SCATTER:
+                s = new ScatterSocket(context);
+                break;
+            case GATHER:
+                s = new GatherSocket(context);
+                break;
+            case CHANNEL:
+                s = new PairSocket(context, type);
                 break;
             default:
                 throw new IllegalArgumentException("socket type: " + type);

@@ -12,11 +12,18 @@ import java.net.SocketAddress;
  * {@link ZmtpSocket#lastPeer()} and {@link ZmtpSocketEvent#peer()}; there is one per peer, so {@code ==} compares
  * them. A handle stays valid after its peer is gone ({@link State#CLOSED}): its counters keep their last values.
  *
- * <h2>What the peer announced</h2>
- * {@link #metadata()} is what its last handshake carried (ZMTP 3 READY properties; for 1.0/2.0 peers what their
- * greeting said), {@link #userId()} the user id its security mechanism established (PLAIN's user name, a CURVE key's
- * ZAP user id), and {@link #remoteAddress()} the address its connection comes from (the client's real address and
- * port on a bound socket).
+ * <h2>What the peer claims, and what was established</h2>
+ * Some of what a handle tells is the peer's own say, unchecked; the rest this side established. Decide on the second.
+ * <ul>
+ *   <li><b>Claimed by the peer</b>: {@link #metadata()} (its READY or INITIATE properties, or what a 1.0/2.0 greeting
+ *       said; a {@code User-Id} or any other property in it is only the peer's word), {@link #socketType()} (checked
+ *       only against the rfc 23 compatibility table), and {@link #routingId()} on a ROUTER (the identity the peer
+ *       announced, or one this side made up when it announced none).</li>
+ *   <li><b>Established by this side</b>: {@link #userId()} and {@link #authMetadata()} (set by this socket's security
+ *       mechanism and authenticator or ZAP handler, and by nothing the peer sends), {@link #remoteAddress()} and
+ *       {@link #localAddress()} (from the transport; over tcp as trustworthy as the network), {@link #version()}
+ *       (what the two greetings negotiated).</li>
+ * </ul>
  *
  * <h2>Queues</h2>
  * Counts read from any thread are a snapshot while messages flow: outgoing counts are exact once the I/O thread has
@@ -65,15 +72,24 @@ public interface ZmtpPeer {
     /** The socket type the peer announced, or null (before the handshake, a ZMTP 1.0 peer, a STREAM peer). */
     ZmtpSocketType socketType();
 
-    /** The metadata the peer announced in its last handshake; empty before one. */
+    /**
+     * The metadata the peer announced in its last handshake, as it claimed it (nothing in it is checked, a
+     * {@code User-Id} property included); empty before one.
+     */
     ZmtpMetadata metadata();
 
     /**
      * The user id this socket's authenticator gave the peer in its last handshake (PLAIN's user name; for CURVE what
      * the authenticator or ZAP handler returned, e.g. the client's key in Z85), libzmq's {@code User-Id}; null with
-     * NULL security or when nothing authenticated the peer.
+     * NULL security or when nothing authenticated the peer. Never taken from what the peer sent.
      */
     String userId();
+
+    /**
+     * The properties this socket's authenticator or ZAP handler attached to the peer in its last handshake (ZAP's
+     * metadata frame); empty when nothing authenticated the peer. Never taken from what the peer sent.
+     */
+    ZmtpMetadata authMetadata();
 
     // ---- queues and counters
 

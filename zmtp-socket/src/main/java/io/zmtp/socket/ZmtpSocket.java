@@ -89,6 +89,29 @@ public final class ZmtpSocket implements AutoCloseable {
         impl.connect(endpoint);
     }
 
+    /**
+     * PEER: connects to {@code endpoint}, as {@link #connect} does, and returns the routing id of the peer there, to
+     * send to it with {@link ZmtpMessage#routingId(int)} at once (messages wait until the connection is up). libzmq's
+     * {@code zmq_connect_peer}. Other types throw {@link ZmtpSocketException.IllegalState}.
+     */
+    public int connectPeer(String endpoint) {
+        return impl.connectPeer(endpoint);
+    }
+
+    /**
+     * DISH: joins {@code group} (1 to 255 bytes in UTF-8): messages a RADIO sends to it arrive from now on, with
+     * {@link ZmtpMessage#group()} set. A group joined already is refused ({@link IllegalArgumentException}, libzmq's
+     * EINVAL). Other types throw {@link ZmtpSocketException.IllegalState}.
+     */
+    public void join(String group) {
+        impl.joinGroup(Objects.requireNonNull(group, "group"), true);
+    }
+
+    /** DISH: leaves {@code group}; one not joined is refused ({@link IllegalArgumentException}). */
+    public void leave(String group) {
+        impl.joinGroup(Objects.requireNonNull(group, "group"), false);
+    }
+
     /** Drops a connection made with {@link #connect} (same string) and what was queued for it. */
     public void disconnect(String endpoint) {
         impl.disconnect(endpoint);

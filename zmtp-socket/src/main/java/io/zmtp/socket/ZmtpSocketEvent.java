@@ -19,7 +19,9 @@ import java.time.Duration;
  * A socket's events reach its listeners one at a time, in the order they happened: for one connection always
  * {@code CONNECT_DELAYED}, {@code CONNECTED} (or {@code ACCEPTED}), then {@code HANDSHAKE_SUCCEEDED} or
  * {@code HANDSHAKE_FAILED}, then {@code DISCONNECTED}; a connecting socket then {@code CONNECT_RETRIED} with the
- * delay before its next attempt. {@code MONITOR_STOPPED} is the last event of a closed socket.
+ * delay before its next attempt. One exception: a connection lost by the peer during its handshake (closed or reset)
+ * reports {@code DISCONNECTED} before its {@code HANDSHAKE_FAILED} ({@code CONNECTION_CLOSED}), since the loss is
+ * seen first. {@code MONITOR_STOPPED} is the last event of a closed socket.
  */
 public final class ZmtpSocketEvent {
     /** What happened; the names are libzmq's {@code ZMQ_EVENT_*}. */

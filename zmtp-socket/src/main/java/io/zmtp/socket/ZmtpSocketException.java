@@ -16,11 +16,27 @@ public class ZmtpSocketException extends RuntimeException {
         super(message, cause);
     }
 
-    /** A ROUTER_MANDATORY ROUTER was asked to send to a routing id it has no peer for (libzmq EHOSTUNREACH). */
+    /**
+     * A ROUTER_MANDATORY ROUTER, or a SERVER or PEER, was asked to send to a routing id it has no peer for (libzmq
+     * EHOSTUNREACH).
+     */
     public static class HostUnreachable extends ZmtpSocketException {
         private static final long serialVersionUID = 1L;
 
         public HostUnreachable(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The message can't be sent by this type as it is (libzmq EINVAL): a multipart message on a thread-safe type, a
+     * SERVER or PEER message without a routing id, a RADIO message without a group. Nothing was queued; the message
+     * is released, as by every send that fails.
+     */
+    public static class InvalidMessage extends ZmtpSocketException {
+        private static final long serialVersionUID = 1L;
+
+        public InvalidMessage(String message) {
             super(message);
         }
     }

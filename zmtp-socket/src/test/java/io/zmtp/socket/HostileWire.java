@@ -39,15 +39,18 @@ final class HostileWire implements AutoCloseable {
         return g;
     }
 
-    /** READY announcing {@code socketType}, as a short command frame. */
-    static byte[] ready(String socketType) {
+    /**
+     * READY announcing {@code socketType} and any further properties ({@code name, value} pairs), as a short command
+     * frame.
+     */
+    static byte[] ready(String socketType, String... properties) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(5);
         body.writeBytes("READY".getBytes(StandardCharsets.US_ASCII));
-        body.write(11);
-        body.writeBytes("Socket-Type".getBytes(StandardCharsets.US_ASCII));
-        body.writeBytes(ByteBuffer.allocate(4).putInt(socketType.length()).array());
-        body.writeBytes(socketType.getBytes(StandardCharsets.US_ASCII));
+        property(body, "Socket-Type", socketType);
+        for (int i = 0; i < properties.length; i += 2) {
+            property(body, properties[i], properties[i + 1]);
+        }
         byte[] b = body.toByteArray();
         ByteArrayOutputStream frame = new ByteArrayOutputStream();
         frame.write(0x04);
@@ -56,10 +59,21 @@ final class HostileWire implements AutoCloseable {
         return frame.toByteArray();
     }
 
-    /** Greeting and READY both ways: afterwards the peer is a connected {@code socketType}. */
-    HostileWire handshake(String socketType) throws IOException {
+    private static void property(ByteArrayOutputStream body, String name, String value) {
+        byte[] v = value.getBytes(StandardCharsets.UTF_8);
+        body.write(name.length());
+        body.writeBytes(name.getBytes(StandardCharsets.US_ASCII));
+        body.writeBytes(ByteBuffer.allocate(4).putInt(v.length).array());
+        body.writeBytes(v);
+    }
+
+    /**
+     * Greeting and READY (with any further properties) both ways: afterwards the peer is a connected
+     * {@code socketType}.
+     */
+    HostileWire handshake(String socketType, String... properties) throws IOException {
         out.write(greeting());
-        out.write(ready(socketType));
+        out.write(ready(socketType, properties));
         out.flush();
         in.readNBytes(64);
         int flags = in.read();

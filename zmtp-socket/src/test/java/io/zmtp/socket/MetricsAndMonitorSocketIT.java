@@ -112,6 +112,52 @@ class MetricsAndMonitorSocketIT {
         } while (events.get(events.size() - 1).event != last);
     }
 
+    /**
+     * Issue 23 item 5: events wait for the monitor's reader in a queue that had no bound, so a peer connecting and
+     * failing in a loop grew a monitored socket that nobody reads. The queue keeps the oldest events up to its
+     * bound, as a PAIR at its HWM would; the rest are dropped and counted; MONITOR_STOPPED always goes out.
+     */
+    @Test
+    void shouldBoundTheEventsWaitingForAMonitorReader() throws Exception {
+        ZmtpSocket pull = sockets.socket(ZmtpSocketType.PULL);
+        String endpoint = pull.bind("tcp://127.0.0.1:*");
+        pull.monitor("inproc://unread-events", ZmtpSocketEvent.Type.ACCEPTED, ZmtpSocketEvent.Type.DISCONNECTED,
+                ZmtpSocketEvent.Type.MONITOR_STOPPED);
+        java.util.concurrent.atomic.AtomicInteger disconnected = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.Map<Object, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        pull.monitor(e -> {
+            seen.merge(e.type(), 1, Integer::sum);
+            if (e.type() == ZmtpSocketEvent.Type.DISCONNECTED) {
+                disconnected.incrementAndGet();
+            }
+        });
+        int port = Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+        // Each sends a byte of a greeting and leaves: ACCEPTED and DISCONNECTED, 2 x 1200 events past the bound.
+        int connections = 1200;
+        for (int i = 0; i < connections; i++) {
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                s.getOutputStream().write(new byte[] {(byte) 0xFF});
+            }
+        }
+        for (int i = 0; i < 1000 && disconnected.get() < connections; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(disconnected.get()).as(seen.toString()).isEqualTo(connections);
+
+        ZmtpSocket reader = sockets.socket(ZmtpSocketType.PAIR);
+        reader.connect("inproc://unread-events");
+        List<LibzmqEvent> events = new ArrayList<>();
+        ZmtpMessage m;
+        while ((m = reader.receive(java.time.Duration.ofMillis(500))) != null) {
+            events.add(new LibzmqEvent(m));
+        }
+        assertThat(events).as("the oldest events, up to the bound").hasSize(1000);
+        assertThat(events.get(0).event).isEqualTo(0x0020);
+        pull.close();
+        assertThat(new LibzmqEvent(reader.receive(WAIT)).event).as("MONITOR_STOPPED goes out past the bound")
+                .isEqualTo(0x0400);
+    }
+
     @Test
     void shouldSendOnlyTheEventsAskedFor() {
         ZmtpSocket pull = sockets.socket(ZmtpSocketType.PULL);

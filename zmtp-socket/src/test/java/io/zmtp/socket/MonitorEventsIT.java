@@ -109,6 +109,48 @@ class MonitorEventsIT {
         assertThat(e.cause()).isNotNull();
     }
 
+    /**
+     * A peer that resets its connection the moment it is accepted: the greeting written at once fails and closes the
+     * channel before Netty tells it is active, so ACCEPTED and DISCONNECTED used to go unreported while
+     * HANDSHAKE_FAILED was, breaking the documented order. Every connection gets all three, in order.
+     */
+    @Test
+    void shouldReportAcceptedAndDisconnectedForAPeerThatResetsAtOnce() throws Exception {
+        Recorder events = new Recorder();
+        ZmtpSocket pull = sockets.socket(ZmtpSocketType.PULL);
+        pull.monitor(events.queue::add);
+        String endpoint = pull.bind("tcp://127.0.0.1:*");
+        events.await(ZmtpSocketEvent.Type.LISTENING);
+        int port = Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+        int connections = 50;
+        for (int i = 0; i < connections; i++) {
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                s.setSoLinger(true, 0);
+            }
+        }
+        while (events.all(ZmtpSocketEvent.Type.DISCONNECTED).size() < connections
+                || events.all(ZmtpSocketEvent.Type.HANDSHAKE_FAILED).size() < connections) {
+            ZmtpSocketEvent e = events.queue.poll(10, TimeUnit.SECONDS);
+            assertThat(e).as("events so far: " + events.types()).isNotNull();
+            events.seen.add(e);
+        }
+        // Per connection (its client's address): ACCEPTED first, then the other two. A connection lost in its
+        // handshake is told DISCONNECTED from its close and HANDSHAKE_FAILED from the handshake handler's
+        // channelInactive, which Netty runs after the close future's listeners: that order is documented.
+        java.util.Map<Object, List<ZmtpSocketEvent.Type>> byConnection = new java.util.HashMap<>();
+        for (ZmtpSocketEvent e : events.seen) {
+            if (e.type() != ZmtpSocketEvent.Type.LISTENING) {
+                byConnection.computeIfAbsent(e.remoteAddress(), k -> new ArrayList<>()).add(e.type());
+            }
+        }
+        assertThat(byConnection).hasSize(connections);
+        for (List<ZmtpSocketEvent.Type> types : byConnection.values()) {
+            assertThat(types).hasSize(3).first().isEqualTo(ZmtpSocketEvent.Type.ACCEPTED);
+            assertThat(types).containsExactlyInAnyOrder(ZmtpSocketEvent.Type.ACCEPTED,
+                    ZmtpSocketEvent.Type.HANDSHAKE_FAILED, ZmtpSocketEvent.Type.DISCONNECTED);
+        }
+    }
+
     @Test
     void shouldReportABurstOfDropsInFewEventsThatCountThemAll() throws Exception {
         Recorder events = new Recorder();

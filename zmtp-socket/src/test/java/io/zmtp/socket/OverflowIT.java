@@ -114,6 +114,45 @@ class OverflowIT {
         assertThat(tail).isEqualTo(expected);
     }
 
+    /**
+     * Issue 23 item 4: over inproc a live link holds SNDHWM + RCVHWM messages, and DROP_OLDEST compared with SNDHWM
+     * alone: at the link's limit a send evicted one old message, still found the queue over SNDHWM, and failed, so the
+     * new message was dropped too (the SUB got every other message). Each send past the limit must drop exactly the
+     * oldest and keep the new one.
+     */
+    @Test
+    void shouldDropOnlyTheOldestOverInprocAtTheLinksLimit() {
+        int hwm = 10;
+        ZmtpSocket sub = sockets.socket(ZmtpSocketType.SUB);
+        sub.setOption(ZmtpSocketOption.RCVHWM, hwm);
+        sub.setOption(ZmtpSocketOption.SUBSCRIBE, new byte[0]);
+        ZmtpSocket pub = sockets.socket(ZmtpSocketType.PUB);
+        pub.setOption(ZmtpSocketOption.SNDHWM, hwm);
+        pub.bind("inproc://drop-oldest");
+        sub.connect("inproc://drop-oldest");
+        SocketTestSupport.awaitFirst(pub, sub, "hello");
+        SocketTestSupport.drain(sub);
+        long droppedBefore = pub.droppedCount();
+
+        pub.setOption(ZmtpSocketOption.OVERFLOW, ZmtpOverflowPolicy.DROP_OLDEST);
+        int sent = 100;
+        for (int i = 1; i <= sent; i++) {
+            pub.send(QueuesIT.message(i));
+        }
+        List<Integer> got = new ArrayList<>();
+        ZmtpMessage m;
+        while ((m = sub.receive(Duration.ofMillis(500))) != null) {
+            got.add((int) m.frame(0).getUnsignedByte(0));
+            m.release();
+        }
+        List<Integer> expected = new ArrayList<>();
+        for (int i = sent - 2 * hwm + 1; i <= sent; i++) {
+            expected.add(i);
+        }
+        assertThat(got).as("the newest SNDHWM + RCVHWM, in order").isEqualTo(expected);
+        assertThat(pub.droppedCount() - droppedBefore).isEqualTo(sent - 2 * hwm);
+    }
+
     @Test
     void shouldDropForAFullSubscriberByDefaultOnPub() throws Exception {
         ZmtpSocket sub = sockets.socket(ZmtpSocketType.SUB);

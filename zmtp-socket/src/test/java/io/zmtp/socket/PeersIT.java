@@ -144,6 +144,29 @@ class PeersIT {
         assertThat(push.peers()).isEmpty();
     }
 
+    /**
+     * Issue 23 item 3: a NULL peer whose READY says {@code User-Id: admin} was reported as user "admin". What a peer
+     * claims stays in its metadata, labelled as its claim; the user id is only what this side's mechanism and
+     * authenticator established.
+     */
+    @Test
+    void shouldNotTakeAUserIdThePeerClaimsForOneEstablished() throws Exception {
+        ZmtpSocket router = sockets.socket(ZmtpSocketType.ROUTER);
+        String endpoint = router.bind("tcp://127.0.0.1:*");
+        try (HostileWire liar = new HostileWire(endpoint).handshake("DEALER", "User-Id", "admin",
+                "Identity", "boss")) {
+            liar.out.write(new byte[] {0x00, 0x02, 'h', 'i'});
+            liar.out.flush();
+            ZmtpMessage m = router.receive(WAIT);
+            assertThat(m).isNotNull();
+            m.release();
+            ZmtpPeer peer = router.lastPeer();
+            assertThat(peer.userId()).as("nothing authenticated the peer").isNull();
+            assertThat(peer.metadata().value("User-Id")).as("the claim, as claimed").isEqualTo("admin".getBytes());
+            assertThat(peer.authMetadata().isEmpty()).as("nothing established").isTrue();
+        }
+    }
+
     @Test
     void shouldTellTheUserIdThatPlainAuthenticationEstablished() {
         ZmtpSocket server = sockets.socket(ZmtpSocketType.PULL);

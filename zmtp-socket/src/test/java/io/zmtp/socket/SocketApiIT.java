@@ -124,6 +124,28 @@ class SocketApiIT {
         assertThat(text(received.get(5, TimeUnit.SECONDS))).isEqualTo("async");
     }
 
+    /**
+     * Issue 23 item 6: close() terminated an accepted connection's pipe, but a pipe learns its channel only when the
+     * handshake completes, so a connection still in its handshake stayed open: until HANDSHAKE_IVL, or for ever with
+     * HANDSHAKE_IVL 0.
+     */
+    @Test
+    void shouldCloseConnectionsStillInTheirHandshakeWhenTheSocketCloses() throws Exception {
+        ZmtpSocket pull = sockets.socket(PULL);
+        pull.setOption(ZmtpSocketOption.HANDSHAKE_IVL, 0);
+        String endpoint = pull.bind("tcp://127.0.0.1:*");
+        try (HostileWire half = new HostileWire(endpoint); HostileWire silent = new HostileWire(endpoint)) {
+            half.out.write(HostileWire.greeting(), 0, 10);
+            half.out.flush();
+            // Both connections accepted (the socket wrote its greeting to each) before the close.
+            assertThat(half.in.readNBytes(10)).hasSize(10);
+            assertThat(silent.in.readNBytes(10)).hasSize(10);
+            pull.close();
+            assertThat(half.closedBySocketWithin(5000)).as("a connection half through its greeting").isTrue();
+            assertThat(silent.closedBySocketWithin(5000)).as("a connection that sent nothing").isTrue();
+        }
+    }
+
     @Test
     void shouldThrowClosedFromAClosedSocket() {
         ZmtpSocket s = socket(DEALER);

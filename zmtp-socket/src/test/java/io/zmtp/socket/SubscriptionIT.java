@@ -86,4 +86,43 @@ class SubscriptionIT {
             }
         }
     }
+
+    private static ZmtpMessage subscription(int kind, String topic) {
+        byte[] t = b(topic);
+        byte[] body = new byte[t.length + 1];
+        body[0] = (byte) kind;
+        System.arraycopy(t, 0, body, 1, t.length);
+        return ZmtpMessage.ofBytes(body);
+    }
+
+    /**
+     * libzmq's XSUB (xsub.cpp, xsend) counts subscriptions and forwards every SUBSCRIBE (an XPUB_VERBOSE behind a
+     * proxy sees each one), but a CANCEL only when it undoes the last count of its topic: the publisher keeps a set
+     * per connection, so an earlier CANCEL would end a subscription the XSUB still holds.
+     */
+    @Test
+    void shouldForwardEveryXsubSubscribeAndACancelOnlyForTheLastCount() {
+        ZmtpSocket xpub = socket(XPUB);
+        xpub.setOption(ZmtpSocketOption.XPUB_VERBOSE, true);
+        String endpoint = xpub.bind("tcp://127.0.0.1:*");
+        ZmtpSocket xsub = socket(ZmtpSocketType.XSUB);
+        xsub.send(subscription(1, "S"));
+        xsub.connect(endpoint);
+        assertThat(recv(xpub)).as("the set, sent as the connection comes up").isEqualTo("\u0001S");
+
+        xsub.send(subscription(1, "A"));
+        xsub.send(subscription(1, "A"));
+        xsub.send(subscription(0, "A"));
+        xsub.send(subscription(0, "unknown"));
+        xsub.send(subscription(1, "B"));
+        assertThat(recv(xpub)).isEqualTo("\u0001A");
+        assertThat(recv(xpub)).as("a repeated SUBSCRIBE is forwarded").isEqualTo("\u0001A");
+        assertThat(recv(xpub)).as("no CANCEL while A is held once more, nor for what was never held")
+                .isEqualTo("\u0001B");
+        xpub.send(ZmtpMessage.of("A1"));
+        assertThat(recv(xsub)).isEqualTo("A1");
+
+        xsub.send(subscription(0, "A"));
+        assertThat(recv(xpub)).as("the last count's CANCEL is forwarded").isEqualTo("\u0000A");
+    }
 }

@@ -35,9 +35,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ConnectionBudget {
     /**
      * What holding one subscription costs beyond its topic bytes: the subscription trie's entry for it (node,
-     * edge label array headers, the owner set's slot), rounded up.
+     * edge label array headers, the owner set's slot), measured at 170 bytes and rounded up
+     * ({@link SubscriptionTrie#ENTRY_OVERHEAD_BYTES}).
      */
-    public static final int SUBSCRIPTION_OVERHEAD = 64;
+    public static final int SUBSCRIPTION_OVERHEAD = SubscriptionTrie.ENTRY_OVERHEAD_BYTES;
 
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ConnectionBudget.class);
     /** A hostile peer may go over budget connection after connection: one WARN a minute, the rest at DEBUG. */
@@ -93,6 +94,14 @@ public final class ConnectionBudget {
 
     public long maxSubscriptionBytes() {
         return maxSubscriptionBytes;
+    }
+
+    /**
+     * Marks the account closed for a reason other than a charge (a JOIN of a group over 255 bytes): what the peer
+     * still sends is not applied, as after a refused charge.
+     */
+    public void refuse() {
+        exceeded = true;
     }
 
     /** Whether a charge was refused: the connection is being closed, and what it still sends is not applied. */

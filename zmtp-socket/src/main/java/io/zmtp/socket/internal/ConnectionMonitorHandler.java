@@ -33,13 +33,24 @@ final class ConnectionMonitorHandler extends ChannelInboundHandlerAdapter {
                 pipe.emit(ZmtpSocketEvent.Type.DISCONNECTED, ch, null);
             }
         });
+        // An accepted connection is up already. Told now, not at channelActive: the handshake handler added after this
+        // one writes its greeting at once, and a peer that reset the connection makes that write close the channel
+        // before Netty would tell it active, which left ACCEPTED and DISCONNECTED untold around HANDSHAKE_FAILED.
+        if (ch.isActive()) {
+            up(ch);
+        }
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        active = true;
-        pipe.emit(pipe.isConnecting() ? ZmtpSocketEvent.Type.CONNECTED : ZmtpSocketEvent.Type.ACCEPTED,
-                ctx.channel(), null);
+        if (!active) {
+            up(ctx.channel());
+        }
         super.channelActive(ctx);
+    }
+
+    private void up(Channel ch) {
+        active = true;
+        pipe.emit(pipe.isConnecting() ? ZmtpSocketEvent.Type.CONNECTED : ZmtpSocketEvent.Type.ACCEPTED, ch, null);
     }
 }

@@ -40,7 +40,7 @@ final class InboundFlow {
     private volatile InprocLink link;
     /** What this pipe's socket takes from an inproc peer; set before the connection's hello goes out. */
     private volatile boolean readsMessages = true;
-    private volatile boolean acceptsSubscriptions;
+    private volatile InboundCommands commands = InboundCommands.NONE;
     /** User side: the batch reads from an inproc peer's queue fill, reused. */
     private InboundBatch linkBatch;
 
@@ -209,9 +209,9 @@ final class InboundFlow {
     // ---- inproc (see InprocLink)
 
     /** What this pipe's socket takes from an inproc peer; set before a connection's hello goes out. */
-    void readRules(boolean readsMessages, boolean acceptsSubscriptions) {
+    void readRules(boolean readsMessages, InboundCommands commands) {
         this.readsMessages = readsMessages;
-        this.acceptsSubscriptions = acceptsSubscriptions;
+        this.commands = commands;
     }
 
     void link(InprocLink link) {
@@ -244,7 +244,7 @@ final class InboundFlow {
             return null;
         }
         if (m instanceof ZmtpCommand) {
-            return PipeHandler.subscriptionMessage((ZmtpCommand) m, acceptsSubscriptions);
+            return commands.toMessage((ZmtpCommand) m);
         }
         ReferenceCountUtil.release(m);
         return null;

@@ -10,6 +10,7 @@ import io.zmtp.socket.ZmtpSocketOption;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -25,6 +26,10 @@ import java.util.function.Consumer;
  * are not sent (a DISCONNECTED follows a protocol error). Messages go out through {@code sendAsync}, never blocking
  * the I/O thread that reports the event, and in order; they wait for the reader to connect. MONITOR_STOPPED is the
  * last, after which the PAIR closes.
+ *
+ * <p>At most {@link #MAX_WAITING} events wait for the reader (libzmq's default SNDHWM for the PAIR): peers that connect
+ * and fail in a loop would otherwise grow a socket whose monitor nobody reads. Past that, new events are dropped and
+ * counted as the PAIR's drops, as a PAIR at its HWM drops; MONITOR_STOPPED is sent whatever the count.
  */
 public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
     // libzmq's ZMQ_EVENT_* numbers.
@@ -49,8 +54,13 @@ public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
     private static final int ZMTP_INVALID_METADATA = 0x10000018;
     private static final int ZMTP_MECHANISM_MISMATCH = 0x11000002;
 
+    /** Events sent and not yet taken by the reader's connection, at most. */
+    static final int MAX_WAITING = 1000;
+
     private final PairSocket pair;
     private final Set<ZmtpSocketEvent.Type> events;
+    /** Events sent and not yet taken: added to here (events come one at a time), taken from by completions. */
+    private final AtomicInteger waiting = new AtomicInteger();
 
     private LibzmqMonitor(PairSocket pair, Set<ZmtpSocketEvent.Type> events) {
         this.pair = pair;
@@ -92,7 +102,14 @@ public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
             msg.release();
             return;
         }
+        if (!stop && waiting.get() >= MAX_WAITING) {
+            msg.release();
+            pair.messagesDropped(1);
+            return;
+        }
+        waiting.incrementAndGet();
         var sent = pair.sendAsync(msg);
+        sent.whenComplete((v, t) -> waiting.decrementAndGet());
         if (stop) {
             // Closed once the last event is out (or could never be): not here, on the thread closing the socket.
             sent.whenComplete((v, t) -> pair.close());

@@ -89,6 +89,12 @@ final class OutboundQueue {
         return l == null ? queue.producerBelow(sndHwm) : l.writerHasRoom(sndHwm);
     }
 
+    /** Messages the queue may hold now: SNDHWM, or SNDHWM + RCVHWM over a live inproc link (0: no limit). */
+    private int capacity() {
+        InprocLink l = link;
+        return l != null && l.isLive() ? l.limit : sndHwm;
+    }
+
     /**
      * Whether output is queued that a peer may still take (for close's linger); an inproc pipe then asks its reader
      * for a wake-up when it takes some.
@@ -383,7 +389,10 @@ final class OutboundQueue {
         if (pipe.isTerminated()) {
             return false;
         }
-        if (!queue.producerBelow(sndHwm)) {
+        // What the queue may hold: SNDHWM, or over a live inproc link SNDHWM + RCVHWM. Compared with SNDHWM alone, a
+        // send at the link's limit evicted one message, still found the queue full, and dropped the new one too.
+        int capacity = capacity();
+        if (!queue.producerBelow(capacity)) {
             for (int spins = 0; !queue.tryClaim(); spins++) {
                 if (spins < 64) {
                     Thread.onSpinWait();
@@ -394,7 +403,7 @@ final class OutboundQueue {
             Object oldest = null;
             try {
                 // Looked at again: a drain that held the queue may have made room meanwhile.
-                Object head = queue.producerBelow(sndHwm) ? null : queue.peek();
+                Object head = queue.producerBelow(capacity) ? null : queue.peek();
                 if (head instanceof ZmtpMessage || head instanceof TrackedMessage) {
                     oldest = poll();
                 }
@@ -412,7 +421,7 @@ final class OutboundQueue {
                 pipe.countDrop();
             }
         }
-        if (!queue.producerBelow(sndHwm)) {
+        if (!queue.producerBelow(capacity)) {
             return false;
         }
         // Its drain also covers one that found the queue claimed by this sender while it evicted, and left.

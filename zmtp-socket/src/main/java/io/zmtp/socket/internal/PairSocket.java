@@ -6,17 +6,27 @@ import io.zmtp.codec.ZmtpSocketType;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * PAIR (rfc 31): one peer at a time; a second peer's connection is closed as soon as its handshake completes.
+ * PAIR (rfc 31) and CHANNEL (rfc 52, PAIR for the thread-safe family): one peer at a time; a second peer's connection
+ * is closed as soon as its handshake completes. CHANNEL's messages are single-part ({@link SinglePart}).
  *
  * @see <a href="https://rfc.zeromq.org/spec/31/">rfc 31/EXPAIR</a>
+ * @see <a href="https://rfc.zeromq.org/spec/52/">rfc 52/CHANNEL</a>
  */
 public final class PairSocket extends SocketBase {
     private final AtomicReference<Pipe> peer = new AtomicReference<>();
     private final LoadBalancer lb = new LoadBalancer();
     private final FairQueue fq = new FairQueue();
 
+    private final boolean singlePart;
+
     public PairSocket(SocketContext context) {
-        super(context, ZmtpSocketType.PAIR);
+        this(context, ZmtpSocketType.PAIR);
+    }
+
+    /** PAIR or CHANNEL. */
+    public PairSocket(SocketContext context, ZmtpSocketType type) {
+        super(context, type);
+        this.singlePart = type == ZmtpSocketType.CHANNEL;
     }
 
     @Override
@@ -47,12 +57,15 @@ public final class PairSocket extends SocketBase {
 
     @Override
     protected boolean xsend(ZmtpMessage msg) {
+        if (singlePart) {
+            SinglePart.checkSend(type, msg);
+        }
         return lb.send(msg) != null || overflow(msg, lb.victim());
     }
 
     @Override
     protected ZmtpMessage xrecv() {
-        return fq.recv();
+        return singlePart ? SinglePart.receive(this, fq) : fq.recv();
     }
 
     @Override

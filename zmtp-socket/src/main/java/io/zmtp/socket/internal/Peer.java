@@ -7,16 +7,12 @@ import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.socket.ZmtpPeer;
 
 import java.net.SocketAddress;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The application's handle on a {@link Pipe}: one per pipe, made with it, so handles compare by identity. Reads go
  * to the pipe's volatile fields and counters; steering goes through the socket, under its lock.
  */
 public final class Peer implements ZmtpPeer {
-    /** The metadata property a security mechanism sets to the user id it established (libzmq's "User-Id"). */
-    public static final String USER_ID = "User-Id";
-
     private final Pipe pipe;
 
     Peer(Pipe pipe) {
@@ -95,13 +91,14 @@ public final class Peer implements ZmtpPeer {
 
     @Override
     public String userId() {
-        String id = pipe.userId();
-        if (id != null) {
-            return id;
-        }
-        // A peer's own claim, for handshakes that carry it as a property rather than through an authenticator.
-        byte[] v = pipe.peerMetadata().value(USER_ID);
-        return v == null ? null : new String(v, StandardCharsets.UTF_8);
+        // Only what this side's mechanism and authenticator established: a User-Id property in the peer's own
+        // metadata is its claim, and stays in metadata() as such.
+        return pipe.userId();
+    }
+
+    @Override
+    public ZmtpMetadata authMetadata() {
+        return pipe.authMetadata();
     }
 
     @Override

@@ -9,6 +9,8 @@ import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.socket.ZmtpSocketEvent;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,6 +52,15 @@ public final class Pipe {
     }
 
     private static final AtomicLong IDS = new AtomicLong();
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Pipe.class, "state", State.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final long id = IDS.incrementAndGet();
     private final PipeListener listener;
@@ -66,6 +77,8 @@ public final class Pipe {
     private final OutboundQueue outbound;
 
     // user side
+    /** SERVER and PEER: the non-zero id the socket gave this peer; 0 for the other types. */
+    private int serverRoutingId;
     private volatile byte[] routingId;
     private boolean routable;
 
@@ -77,6 +90,15 @@ public final class Pipe {
         this.state = connecting ? State.CONNECTING : State.DISCONNECTED;
         this.inbound = new InboundFlow(this, counters, rcvHwm);
         this.outbound = new OutboundQueue(this, listener, counters, sndHwm);
+    }
+
+    /** SERVER and PEER: the id the socket gave this peer (user side); 0 if none yet. */
+    int serverRoutingId() {
+        return serverRoutingId;
+    }
+
+    void serverRoutingId(int id) {
+        this.serverRoutingId = id;
     }
 
     /** What the peer can make the socket hold, and what it holds now ({@link ConnectionBudget}). */
@@ -320,6 +342,24 @@ public final class Pipe {
         counters.addReceived(n);
     }
 
+    /**
+     * Moves to {@code next} unless the pipe is terminated: {@link #terminate} (any thread) wins every race, since a
+     * plain write here could overwrite it between a check and the write (an I/O thread completing a handshake as the
+     * application disconnects the peer), and the CONNECTED event that follows would then re-attach a pipe whose
+     * connector is stopped: a zombie that a DEALER would keep queueing messages for. Returns false if terminated.
+     */
+    private boolean moveUnlessTerminated(State next) {
+        for (;;) {
+            State s = state;
+            if (s == State.TERMINATED) {
+                return false;
+            }
+            if (STATE.compareAndSet(this, s, next)) {
+                return true;
+            }
+        }
+    }
+
     // ---- I/O side
 
     void onHandshake(Channel ch, ZmtpHandshakeSuccessEvent success) {
@@ -330,9 +370,13 @@ public final class Pipe {
         this.handshake = success;
         this.channel = ch;
         inbound.resetReadPaused();
-        this.state = State.ACTIVE;
+        // Terminated since the check above: terminate() may not have seen the channel, so it is closed here.
+        if (!moveUnlessTerminated(State.ACTIVE)) {
+            ch.close();
+            return;
+        }
         if (!listener.pipeConnected(this)) {
-            state = connecting ? State.CONNECTING : State.DISCONNECTED;
+            moveUnlessTerminated(connecting ? State.CONNECTING : State.DISCONNECTED);
             ch.close();
             return;
         }
@@ -376,9 +420,12 @@ public final class Pipe {
         this.handshake = success;
         this.channel = ch;
         inbound.resetReadPaused();
-        this.state = State.ACTIVE;
+        if (!moveUnlessTerminated(State.ACTIVE)) {
+            ch.close();
+            return false;
+        }
         if (!listener.pipeConnected(this)) {
-            state = connecting ? State.CONNECTING : State.DISCONNECTED;
+            moveUnlessTerminated(connecting ? State.CONNECTING : State.DISCONNECTED);
             return false;
         }
         return true;
@@ -407,12 +454,11 @@ public final class Pipe {
             l.detach();
         }
         inbound.publish();
-        if (state == State.TERMINATED) {
+        boolean wasActive = state == State.ACTIVE;
+        if (!moveUnlessTerminated(connecting ? State.CONNECTING : State.DISCONNECTED)) {
             releaseQueued();
             return;
         }
-        boolean wasActive = state == State.ACTIVE;
-        state = connecting ? State.CONNECTING : State.DISCONNECTED;
         if (!connecting) {
             discardOutput();
         }
@@ -461,6 +507,12 @@ public final class Pipe {
         ZmtpHandshakeSuccessEvent h = handshake;
         String id = h == null ? null : h.userId();
         return id == null || id.isEmpty() ? null : id;
+    }
+
+    /** The properties the authenticator attached to the peer on its last handshake; empty if none did. */
+    ZmtpMetadata authMetadata() {
+        ZmtpHandshakeSuccessEvent h = handshake;
+        return h == null ? ZmtpMetadata.EMPTY : h.authMetadata();
     }
 
     /** Whether a connection of this pipe ever completed its handshake (for STREAM: came up). */

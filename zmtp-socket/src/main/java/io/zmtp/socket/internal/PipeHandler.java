@@ -1,6 +1,5 @@
 package io.zmtp.socket.internal;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -30,15 +29,15 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
 
     private final Pipe pipe;
     private final boolean readsMessages;
-    private final boolean acceptsSubscriptions;
+    private final InboundCommands commands;
     private final Runnable onHandshake;
     /** Over inproc, this connection's end; null until the handshake, and over tcp and ipc. */
     private InprocEnd own;
 
-    PipeHandler(Pipe pipe, boolean readsMessages, boolean acceptsSubscriptions, Runnable onHandshake) {
+    PipeHandler(Pipe pipe, boolean readsMessages, InboundCommands commands, Runnable onHandshake) {
         this.pipe = pipe;
         this.readsMessages = readsMessages;
-        this.acceptsSubscriptions = acceptsSubscriptions;
+        this.commands = commands;
         this.onHandshake = onHandshake;
     }
 
@@ -49,7 +48,7 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
                 onHandshake.run();
             }
             ZmtpHandshakeSuccessEvent success = (ZmtpHandshakeSuccessEvent) evt;
-            if (acceptsSubscriptions && success.version() == ZmtpVersion.ZMTP_10) {
+            if (commands == InboundCommands.SUBSCRIPTIONS && success.version() == ZmtpVersion.ZMTP_10) {
                 // Queued before the pipe turns active, so the socket sees it before it could publish to this peer.
                 pipe.onInbound(ZmtpMessage.wrap(Unpooled.wrappedBuffer(new byte[] {1})));
                 pipe.onReadComplete();
@@ -82,29 +81,13 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
                 ((ZmtpMessage) msg).release();
             }
         } else if (msg instanceof ZmtpCommand) {
-            ZmtpMessage m = subscriptionMessage((ZmtpCommand) msg, acceptsSubscriptions);
+            ZmtpMessage m = commands.toMessage((ZmtpCommand) msg);
             if (m != null) {
                 pipe.onInbound(m);
             }
         } else {
             ReferenceCountUtil.release(msg);
         }
-    }
-
-    /**
-     * A SUBSCRIBE or CANCEL command as the {@code 0x01}/{@code 0x00}-prefixed message publishers read, if the socket
-     * wants subscriptions; otherwise null. Takes ownership of {@code c}.
-     */
-    static ZmtpMessage subscriptionMessage(ZmtpCommand c, boolean acceptsSubscriptions) {
-        boolean sub = c.is(ZmtpCommand.SUBSCRIBE);
-        if (!acceptsSubscriptions || !(sub || c.is(ZmtpCommand.CANCEL))) {
-            c.release();
-            return null;
-        }
-        ByteBuf prefix = Unpooled.wrappedBuffer(new byte[] {(byte) (sub ? 1 : 0)});
-        ByteBuf body = Unpooled.wrappedBuffer(prefix, c.content().retain());
-        c.release();
-        return ZmtpMessage.wrap(body);
     }
 
     /** Over inproc, this connection's end or the peer's (its hello brought it); null over tcp and ipc. */

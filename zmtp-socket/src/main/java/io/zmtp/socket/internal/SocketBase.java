@@ -1,5 +1,6 @@
 package io.zmtp.socket.internal;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.util.ReferenceCountUtil;
@@ -121,6 +122,17 @@ public abstract class SocketBase implements PipeListener {
         return false;
     }
 
+    /** Whether inbound JOIN/LEAVE commands are wanted (as 0x01/0x00 messages): RADIO. */
+    protected boolean acceptsGroups() {
+        return false;
+    }
+
+    /** The commands this socket's pipes hand it as messages. */
+    final InboundCommands inboundCommands() {
+        return acceptsSubscriptions() ? InboundCommands.SUBSCRIPTIONS
+                : acceptsGroups() ? InboundCommands.GROUPS : InboundCommands.NONE;
+    }
+
     /**
      * Whether messages from peers are read at all. A socket that never reads (PUSH) releases them as they arrive, so
      * a peer that sends anyway can't make it hold memory, or keep a closed connection's pipe alive to drain them.
@@ -154,15 +166,31 @@ public abstract class SocketBase implements PipeListener {
     public void connect(String endpoint) {
         lock.lock();
         try {
-            checkOpen();
-            Pipe pipe = endpoints.connect(endpoint, options);
-            if (!options.value(ZmtpSocketOption.IMMEDIATE)) {
-                // Routable at once: messages wait in it until the connection is up.
-                attached.attach(pipe);
-            }
+            connectPipe(endpoint);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Connects; returns the endpoint's pipe. Lock held. */
+    protected final Pipe connectPipe(String endpoint) {
+        checkOpen();
+        Pipe pipe = endpoints.connect(endpoint, options);
+        if (!options.value(ZmtpSocketOption.IMMEDIATE)) {
+            // Routable at once: messages wait in it until the connection is up.
+            attached.attach(pipe);
+        }
+        return pipe;
+    }
+
+    /** PEER's {@code zmq_connect_peer}: connects and returns the peer's routing id. Other types refuse. */
+    public int connectPeer(String endpoint) {
+        throw new ZmtpSocketException.IllegalState(type + " can't connectPeer (PEER can)");
+    }
+
+    /** DISH: joins ({@code join}) or leaves a group. Other types refuse. */
+    public void joinGroup(String group, boolean join) {
+        throw new ZmtpSocketException.IllegalState(type + " can't " + (join ? "join" : "leave") + " a group (DISH can)");
     }
 
     public void disconnect(String endpoint) {
@@ -565,17 +593,22 @@ public abstract class SocketBase implements PipeListener {
      * included) still the caller's. Lock held.
      */
     protected final boolean sendToPeer(ZmtpMessage msg, Pipe p) {
-        if (!p.hasRoom()) {
-            ZmtpOverflowPolicy policy = overflowPolicy();
-            if (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL) {
-                return false;
+        if (p.hasRoom()) {
+            ByteBuf id = msg.removeFirst();
+            if (p.offer(msg)) {
+                id.release();
+                return true;
             }
-            msg.removeFirst().release();
-            return overflow(msg, p);
+            // Lost a race with the pipe's end (terminated, or its inproc link ended and the link's room with it):
+            // the pipe refused the message, which is still ours. Ignored, the send reported success and leaked it.
+            msg.addFirst(id);
+        }
+        ZmtpOverflowPolicy policy = overflowPolicy();
+        if (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL) {
+            return false;
         }
         msg.removeFirst().release();
-        p.offer(msg);
-        return true;
+        return overflow(msg, p);
     }
 
     /**

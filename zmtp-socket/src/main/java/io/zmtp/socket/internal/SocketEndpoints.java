@@ -86,7 +86,7 @@ final class SocketEndpoints {
         buffers.apply(ch);
         if (transport instanceof InprocTransport) {
             // Before the handlers, whose hello goes out at once: the peer joins its queue to this pipe on reading it.
-            pipe.inbound().readRules(socket.readsMessages(), socket.acceptsSubscriptions());
+            pipe.inbound().readRules(socket.readsMessages(), socket.inboundCommands());
             ch.attr(InprocTransport.LOCAL_END).set(new InprocEnd(pipe, ch));
         }
         ch.pipeline().addLast(ConnectionMonitorHandler.NAME, new ConnectionMonitorHandler(pipe));
@@ -100,7 +100,7 @@ final class SocketEndpoints {
             ch.pipeline().addLast("zmtp-handshake", transport.handshakeHandler(connectionConfig));
         }
         ch.pipeline().addLast("zmtp-socket",
-                new PipeHandler(pipe, socket.readsMessages(), socket.acceptsSubscriptions(), onHandshake));
+                new PipeHandler(pipe, socket.readsMessages(), socket.inboundCommands(), onHandshake));
     }
 
     String bind(String endpoint, SocketOptions options) {
@@ -250,6 +250,15 @@ final class SocketEndpoints {
             // Not awaited here, under the socket's lock and maybe on an I/O thread: close awaits it at its end
             // (awaitListenersClosed), so the address (a port, a path, an inproc name) is free once close returns.
             l.serverChannel.close();
+            // Connections still in their handshake: nothing can be queued for them, so there is nothing to linger
+            // for, and their pipe doesn't know their channel yet, so terminating it wouldn't close them. Left open,
+            // they lived until HANDSHAKE_IVL, or for ever with HANDSHAKE_IVL 0. One whose handshake completes
+            // meanwhile finds its pipe terminated and closes itself (Pipe.onHandshake).
+            l.accepted.forEach((pipe, ch) -> {
+                if (pipe.channel() == null) {
+                    ch.close();
+                }
+            });
         }
         List<Connector> stopping = new ArrayList<>();
         for (List<Connector> cs : connectors.values()) {

@@ -17,8 +17,9 @@ import java.util.List;
  * subscription (filtering happens at the publisher too; this covers ZMTP 1.0 publishers). SUB subscribes through the
  * SUBSCRIBE/UNSUBSCRIBE options, XSUB through {@code 01}/{@code 00}-prefixed messages. SUB sends each publisher
  * SUBSCRIBE when a prefix gets its first subscription and CANCEL when it loses its last (the codec turns these into
- * messages for pre-3.1 peers); XSUB forwards the application's subscription messages, and any other message, to every
- * publisher as they are. A publisher that (re)connects gets the whole set.
+ * messages for pre-3.1 peers); XSUB forwards the application's subscription messages (every subscribe; a cancel only
+ * for a topic's last count, as libzmq), and any other message, to every publisher as they are. A publisher that
+ * (re)connects gets the whole set.
  *
  * @see <a href="https://rfc.zeromq.org/spec/29/">rfc 29/PUBSUB</a>
  */
@@ -93,12 +94,18 @@ public final class SubSocket extends SocketBase {
         ByteBuf first = msg.frame(0);
         int kind = first.isReadable() ? first.getUnsignedByte(first.readerIndex()) : -1;
         if (msg.size() == 1 && (kind == 0 || kind == 1)) {
-            // Like libzmq's XSUB: remember it for publishers that connect later, and forward the application's
-            // message as it is, a message even to 3.1 peers, every time (a proxy's XPUB_VERBOSE relies on that).
+            // Like libzmq's XSUB (xsub.cpp): counted, remembered for publishers that connect later, and forwarded
+            // as the application's message, a message even to 3.1 peers. Every SUBSCRIBE is forwarded (a proxy's
+            // XPUB_VERBOSE relies on that), a CANCEL only when it undoes the topic's last count: a publisher keeps a
+            // set per connection, so an earlier one would end a subscription this socket still holds.
             byte[] topic = ByteBufUtil.getBytes(first, first.readerIndex() + 1, first.readableBytes() - 1);
             boolean changed = kind == 1 ? filter.add(topic, SELF) : filter.remove(topic, SELF);
             if (changed) {
                 snapshot = List.copyOf(filter.prefixes());
+            }
+            if (kind == 0 && !changed) {
+                msg.release();
+                return true;
             }
             // Like SUBSCRIBE/CANCEL commands: for the connections up now, never replayed after a reconnection's
             // snapshot (which already holds it), and not held back by SNDHWM.

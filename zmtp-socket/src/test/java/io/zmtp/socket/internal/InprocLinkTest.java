@@ -125,7 +125,7 @@ class InprocLinkTest {
     void shouldReleaseWhatASocketThatNeverReadsIsSent() {
         Pipe writer = new Pipe(listener, true, "inproc://t", 1000, 1000);
         Pipe reader = new Pipe(listener, false, "inproc://t", 1000, 1000);
-        reader.inbound().readRules(false, false);
+        reader.inbound().readRules(false, InboundCommands.NONE);
         join(writer, reader);
         ZmtpMessage m = ZmtpMessage.of("ignored");
         writer.offer(m);
@@ -139,7 +139,7 @@ class InprocLinkTest {
     void shouldGiveAPublisherSubscriptionChangesAsMessagesAndDropThoseForAnEarlierConnection() {
         Pipe writer = new Pipe(listener, true, "inproc://t", 1000, 1000);
         Pipe reader = new Pipe(listener, false, "inproc://t", 1000, 1000);
-        reader.inbound().readRules(true, true);
+        reader.inbound().readRules(true, InboundCommands.SUBSCRIPTIONS);
         join(writer, reader);
         writer.writeToConnection(ZmtpCommand.subscribe(Unpooled.copiedBuffer("a", StandardCharsets.US_ASCII)));
         writer.writeToConnection(ZmtpCommand.cancel(Unpooled.copiedBuffer("a", StandardCharsets.US_ASCII)));

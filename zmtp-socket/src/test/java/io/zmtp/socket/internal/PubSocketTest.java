@@ -9,6 +9,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import static io.zmtp.codec.ZmtpSocketType.SUB;
 import static io.zmtp.codec.ZmtpSocketType.XSUB;
@@ -169,5 +171,81 @@ class PubSocketTest {
         assertThat(slow.sent()).containsExactly("m0");
         assertThat(xpub.send(message("m1"), 0)).isTrue();
         assertThat(slow.sent()).containsExactly("m1");
+    }
+
+    private static int cost(String topic) {
+        return (int) ConnectionBudget.subscriptionCost(topic.length());
+    }
+
+    @Test
+    void shouldChargeARepeatedSubscribeOnceAndRefundCancelsAndADisconnection() {
+        PubSocket pub = socket(ZmtpSocketType.PUB);
+        Peer sub = peers.connect(pub, SUB);
+        ConnectionBudget budget = sub.pipe.budget();
+        budget.limitSubscriptions(cost("A") + cost("BB"));
+        sub.send(subscribe("A"), subscribe("A"), subscribe("A"), subscribe("BB"));
+        pub.send(message("x"), 0);
+        assertThat(budget.subscriptionBytes()).as("a set: A charged once").isEqualTo(cost("A") + cost("BB"));
+        sub.send(cancel("A"), cancel("A"), cancel("unknown"));
+        pub.send(message("x"), 0);
+        assertThat(budget.subscriptionBytes()).as("one refund for A, none for what it never had")
+                .isEqualTo(cost("BB"));
+        sub.send(subscribe("C"));
+        pub.send(message("C1"), 0);
+        assertThat(sub.isOpen()).isTrue();
+        assertThat(sub.sent()).containsExactly("C1");
+        sub.disconnect();
+        pub.send(message("x"), 0);
+        assertThat(budget.subscriptionBytes()).as("everything refunded at the disconnection").isZero();
+    }
+
+    @Test
+    void shouldCloseAPeerWhoseSubscriptionsWouldPassItsBudgetAndNoOtherPeer() {
+        PubSocket xpub = socket(ZmtpSocketType.XPUB);
+        Peer good = peers.connect(xpub, SUB).send(subscribe("A"));
+        Peer hostile = peers.connect(xpub, SUB);
+        hostile.pipe.budget().limitSubscriptions(2L * cost("H1"));
+        hostile.send(subscribe("H1"), subscribe("H2"), subscribe("H3"), subscribe("H4"));
+        assertThat(receive(xpub)).isEqualTo("\u0001A");
+        assertThat(receive(xpub)).isEqualTo("\u0001H1");
+        assertThat(receive(xpub)).isEqualTo("\u0001H2");
+        assertThat(receive(xpub)).as("H3 passed the budget: nothing after it is applied").isNull();
+        assertThat(hostile.isOpen()).isFalse();
+        assertThat(hostile.pipe.budget().isExceeded()).isTrue();
+        xpub.send(message("A1"), 0);
+        xpub.send(message("H4"), 0);
+        assertThat(good.sent()).containsExactly("A1");
+        hostile.disconnect();
+        assertThat(receive(xpub)).isEqualTo("\u0000H1");
+        assertThat(receive(xpub)).isEqualTo("\u0000H2");
+        assertThat(receive(xpub)).isNull();
+        assertThat(hostile.pipe.budget().subscriptionBytes()).isZero();
+        xpub.send(message("A2"), 0);
+        assertThat(good.sent()).containsExactly("A2");
+    }
+
+    @Test
+    void shouldLeaveAPeersSubscriptionsInItsPipeWhileRcvhwmOfItsReportsAwaitTheApplication() {
+        PubSocket xpub = socket(ZmtpSocketType.XPUB);
+        xpub.setOption(ZmtpSocketOption.XPUB_VERBOSE, true);
+        xpub.setOption(ZmtpSocketOption.RCVHWM, 4);
+        Peer flood = peers.connect(xpub, SUB);
+        Peer other = peers.connect(xpub, SUB);
+        for (int i = 0; i < 10; i++) {
+            flood.send(subscribe("A"));
+        }
+        other.send(subscribe("B"));
+        for (int i = 0; i < 3; i++) {
+            xpub.send(message("B1"), 0);
+        }
+        assertThat(flood.pipe.inDepth()).as("beyond 4 reports waiting, the rest stays in the peer's pipe")
+                .isEqualTo(6);
+        assertThat(other.sent()).as("another peer's subscription still applies").containsExactly("B1", "B1", "B1");
+        List<String> reports = new ArrayList<>();
+        for (String r = receive(xpub); r != null; r = receive(xpub)) {
+            reports.add(r);
+        }
+        assertThat(reports.remove("\u0001B")).as("the other peer's report").isTrue();
+        assertThat(reports).as("every report, none lost").hasSize(10).containsOnly("\u0001A");
     }
 }
