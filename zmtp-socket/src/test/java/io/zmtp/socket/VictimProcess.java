@@ -177,6 +177,25 @@ final class VictimProcess implements AutoCloseable {
         return n;
     }
 
+    /**
+     * The child's largest classes by heap (jcmd GC.class_histogram, first {@code lines} lines), for a failure that
+     * must say what was held; empty if jcmd is not there.
+     */
+    String histogram(int lines) {
+        try {
+            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(process.pid()), "GC.class_histogram").redirectErrorStream(true).start();
+            String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            jcmd.waitFor(30, TimeUnit.SECONDS);
+            return out.lines().limit(lines).collect(java.util.stream.Collectors.joining("\n"));
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
     /** Ends the child at once: one that failed an attack may be out of memory and thrashing in its GC. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
