@@ -100,8 +100,12 @@ final class HostileAttacks {
                 new Attack("handshake, then ERROR", "repeated connect/fail", false, Expect.EITHER, null, false, true,
                         (a, v) -> {
                             int n = curve ? 100 : 300;
-                            CommandAttacker.connectAndDrop(group(), v.process.endpoint,
+                            int closed = CommandAttacker.connectAndDrop(group(), v.process.endpoint,
                                     HostileCommandsIT.attackerType(v.type), v.process.serverKey, n, 50, true);
+                            if (closed != n) {
+                                throw new AssertionError("the victim closed " + closed + " of " + n
+                                        + " connections that sent ERROR");
+                            }
                             return n + " connections";
                         }));
     }
