@@ -1,4 +1,10 @@
-"""Reads bench/compare.sh's results.csv, prints the table (medians) and draws the charts into docs/."""
+"""Reads bench/compare.sh's results.csv, prints the tables (medians of the runs) and draws the charts.
+
+Every table puts each cell's steady-state and cold figures side by side, in columns labelled "steady" and "cold":
+  steady  past the JVM's warm-up (a long run, untimed round trips first, or seconds 4 on of a per-second run);
+  cold    a fresh JVM and a short run, JIT warm-up included (or seconds 1-3 of a per-second run).
+Usage: report.py results.csv chart-directory
+"""
 import csv
 import statistics
 import sys
@@ -9,32 +15,22 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-results, docs = sys.argv[1], sys.argv[2]
-thr = defaultdict(list)
-lat = defaultdict(list)
-rr = defaultdict(list)
-# The same over CURVE (compare.sh's curve section: kinds cthr and clat).
-cthr = defaultdict(list)
-clat = defaultdict(list)
-inproc = defaultdict(list)
-# compare.sh's spotify section: kinds spot_thr (one-way) and spot_rr (request/reply), impl in local and remote.
-spot = defaultdict(list)
+results, charts = sys.argv[1], sys.argv[2]
+MODES = ("steady", "cold")
+# rows[kind][(mode, local, remote, size)] = list of runs; a run is a float (rates) or a dict (latency).
+rows = defaultdict(lambda: defaultdict(list))
 with open(results) as f:
     for row in csv.DictReader(f):
         if not row["value"]:
             continue
-        key = (row["local"], row["remote"], int(row["size"]))
-        if row["kind"] in ("thr", "cthr"):
-            (thr if row["kind"] == "thr" else cthr)[key].append(float(row["value"]))
-        elif row["kind"] == "rr":
-            rr[key].append(float(row["value"]))
-        elif row["kind"] == "inproc":
-            inproc[key].append(float(row["value"]))
-        elif row["kind"] in ("spot_thr", "spot_rr"):
-            spot[(row["kind"], row["local"])].append((int(row["size"]), float(row["value"])))
-        else:
-            (lat if row["kind"] == "lat" else clat)[key].append(
+        # Spotify's request shape is 178 B, ours 176 B (their frames can't be matched to the byte): one cell, size 0.
+        size = 0 if row["kind"] == "spot_rr" else int(row["size"])
+        key = (row["mode"], row["local"], row["remote"], size)
+        if row["kind"] in ("lat", "clat", "ilat"):
+            rows[row["kind"]][key].append(
                 {k: float(row[k]) for k in ("value", "p50", "p90", "p99", "p999", "max") if row[k]})
+        else:
+            rows[row["kind"]][key].append(float(row["value"]))
 
 
 def med(values):
@@ -43,153 +39,267 @@ def med(values):
 
 def median_lat(runs):
     # The run whose average is the median, so the percentiles shown belong to one run.
+    if not runs:
+        return None
     runs = sorted(runs, key=lambda r: r["value"])
     return runs[(len(runs) - 1) // 2]
 
 
-def fmt_rate(v):
-    return "-" if v is None else f"{v:,.0f}"
+def rate(v):
+    if v is None:
+        return "-"
+    if v >= 1e6:
+        return f"{v / 1e6:.2f} M"
+    if v >= 1e3:
+        return f"{v / 1e3:.1f} k"
+    return f"{v:.0f}"
 
 
-def label(local, remote):
-    return local if local == remote else f"{local} local / {remote} remote"
+def ratio(a, b):
+    return f"{a / b:.2f}" if a is not None and b else "-"
 
 
-order = [("libzmq", "libzmq"), ("zmtp", "zmtp"), ("jeromq", "jeromq"), ("zmtp", "libzmq"), ("libzmq", "zmtp")]
+def sizes_of(data):
+    return sorted({k[3] for k in data})
 
 
-def print_thr(name, data):
+def runs_line(values):
+    return ", ".join(rate(v) for v in values)
+
+
+NAMES = {"libzmq": "libzmq", "zmtp": "ours", "jeromq": "JeroMQ"}
+
+
+def print_thr(title, data, impls):
+    """One row per size: per mode, each implementation's msg/s, and ours / libzmq."""
     if not data:
         return
-    print("| test | size [B] | implementation | msg/s | MB/s | ratio ours/libzmq | runs |")
-    print("|---|---:|---|---:|---:|---:|---|")
-    for size in sorted({k[2] for k in data}):
-        base = med(data.get(("libzmq", "libzmq", size), []))
-        for local, remote in order:
-            values = data.get((local, remote, size))
-            if not values:
-                continue
-            m = med(values)
-            ratio = f"{m / base:.2f}" if base and "zmtp" in (local, remote) else ""
-            runs = ", ".join(f"{v:,.0f}" for v in values)
-            print(f"| {name} | {size} | {label(local, remote)} | {fmt_rate(m)} | {m * size / 1e6:,.1f} | {ratio} "
-                  f"| {runs} |")
+    print(f"### {title}")
     print()
+    print("msg/s, median of the runs; ratio = ours / libzmq.")
+    print()
+    head, align = ["size [B]"], ["---:"]
+    for mode in MODES:
+        head += [f"{mode}: {NAMES[i]}" for i in impls] + [f"{mode}: ratio"]
+        align += ["---:"] * (len(impls) + 1)
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join(align) + "|")
+    for size in sizes_of(data):
+        cells = [str(size)]
+        for mode in MODES:
+            m = {i: med(data.get((mode, i, i, size), [])) for i in impls}
+            cells += [rate(m[i]) for i in impls] + [ratio(m.get("zmtp"), m.get("libzmq"))]
+        print("| " + " | ".join(cells) + " |")
+    print()
+    mixed = [(l, r) for l, r in (("zmtp", "libzmq"), ("libzmq", "zmtp"))
+             if any((mode, l, r, s) in data for mode in MODES for s in sizes_of(data))]
+    if mixed:
+        print("Mixed pairs (receiver / sender); ratio = the pair / libzmq to libzmq:")
+        print()
+        print("| size [B] | receiver / sender | steady: msg/s | steady: ratio | cold: msg/s | cold: ratio |")
+        print("|---:|---|---:|---:|---:|---:|")
+        for size in sizes_of(data):
+            for l, r in mixed:
+                if not any((mode, l, r, size) in data for mode in MODES):
+                    continue
+                cells = [str(size), f"{NAMES[l]} / {NAMES[r]}"]
+                for mode in MODES:
+                    m = med(data.get((mode, l, r, size), []))
+                    cells += [rate(m), ratio(m, med(data.get((mode, "libzmq", "libzmq", size), [])))]
+                print("| " + " | ".join(cells) + " |")
+        print()
 
 
-def print_lat(name, data):
+def print_lat(title, data, impls):
+    """One row per size and implementation: per mode, average and percentiles of half round trips."""
     if not data:
         return
-    print("| test | size [B] | implementation | average latency [us] | p50 | p90 | p99 | p99.9 | max "
-          "| ratio ours/libzmq | runs (avg) |")
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
-    for size in sorted({k[2] for k in data}):
-        base = data.get(("libzmq", "libzmq", size))
-        base_avg = median_lat(base)["value"] if base else None
-        for local, remote in order:
-            runs = data.get((local, remote, size))
-            if not runs:
+    print(f"### {title}")
+    print()
+    print("Half round trip in us (the run with the median average); ratio = ours / libzmq of the averages.")
+    print()
+    head, align = ["size [B]", "implementation"], ["---:", "---"]
+    for mode in MODES:
+        head += [f"{mode}: avg", "p50", "p99", "p99.9", "max", f"{mode}: ratio"]
+        align += ["---:"] * 6
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join(align) + "|")
+    for size in sizes_of(data):
+        for impl in impls:
+            if not any((mode, impl, impl, size) in data for mode in MODES):
                 continue
-            r = median_lat(runs)
-            ratio = f"{r['value'] / base_avg:.2f}" if base_avg and local == "zmtp" else ""
-            avgs = ", ".join(f"{x['value']:.1f}" for x in runs)
-            print(f"| {name} | {size} | {label(local, remote)} | {r['value']:.1f} | {r['p50']:.1f} | {r['p90']:.1f} "
-                  f"| {r['p99']:.1f} | {r['p999']:.1f} | {r['max']:.0f} | {ratio} | {avgs} |")
+            cells = [str(size), NAMES[impl]]
+            for mode in MODES:
+                r = median_lat(data.get((mode, impl, impl, size)))
+                base = median_lat(data.get((mode, "libzmq", "libzmq", size)))
+                if r is None:
+                    cells += ["-"] * 6
+                    continue
+                cells += [f"{r['value']:.1f}", f"{r['p50']:.1f}", f"{r['p99']:.1f}", f"{r['p999']:.1f}",
+                          f"{r['max']:.0f}",
+                          ratio(r["value"], base["value"] if base else None) if impl == "zmtp" else ""]
+            print("| " + " | ".join(cells) + " |")
     print()
 
 
-sizes = sorted({k[2] for k in thr})
-print_thr("throughput", thr)
-print_lat("latency", lat)
-print_thr("CURVE throughput", cthr)
-print_lat("CURVE latency", clat)
-
-# Request/reply: local is the ROUTER (rr_server), remote the DEALER (rr_client) keeping requests in flight.
-if rr:
-    print("| test | size [B] | server / client | req/s | ratio ours/libzmq | runs |")
-    print("|---|---:|---|---:|---:|---|")
-for size in sorted({k[2] for k in rr}):
-    base = med(rr.get(("libzmq", "libzmq", size), []))
-    for server, client in order:
-        values = rr.get((server, client, size))
-        if not values:
-            continue
-        m = med(values)
-        ratio = f"{m / base:.2f}" if base and "zmtp" in (server, client) else ""
-        runs = ", ".join(f"{v:,.0f}" for v in values)
-        print(f"| request/reply | {size} | {server} / {client} | {fmt_rate(m)} | {ratio} | {runs} |")
-
-# inproc: both ends in one JVM (no libzmq row), so the ratio is to JeroMQ.
-if inproc:
+def print_pairs(title, data, unit, pairs, base_pair, names):
+    """One row per size and pair (or implementation): per mode, the rate and its ratio to base_pair's."""
+    if not data:
+        return
+    print(f"### {title}")
     print()
-    print("| test | size [B] | implementation | msg/s (seconds 4 on) | ratio ours/jeromq | runs |")
-    print("|---|---:|---|---:|---:|---|")
-for size in sorted({k[2] for k in inproc}):
-    base = med(inproc.get(("jeromq", "jeromq", size), []))
-    for impl in ("zmtp", "jeromq"):
-        values = inproc.get((impl, impl, size))
-        if not values:
-            continue
-        m = med(values)
-        ratio = f"{m / base:.2f}" if base and impl == "zmtp" else ""
-        runs = ", ".join(f"{v:,.0f}" for v in values)
-        print(f"| inproc throughput | {size} | {impl} | {fmt_rate(m)} | {ratio} | {runs} |")
-
-# Spotify netty4-zmtp 0.4.0's README shapes, each in one JVM: the ratio is to Spotify's.
-if spot:
+    print(f"{unit}, median of the runs; ratio = the row / {names[base_pair]}.")
     print()
-    print("| test | implementation | size [B] | per s (seconds 4 on) | ratio ours/spotify | runs |")
-    print("|---|---|---:|---:|---:|---|")
-for kind, test in (("spot_thr", "one-way 100 B"), ("spot_rr", "req/rep 6 frames, 1000 in flight")):
-    base = med([v for _, v in spot.get((kind, "spotify"), [])])
-    for impl in ("spotify", "zmtp-codec", "zmtp-socket"):
-        runs = spot.get((kind, impl))
-        if not runs:
-            continue
-        values = [v for _, v in runs]
-        m = med(values)
-        ratio = f"{m / base:.2f}" if base and impl != "spotify" else ""
-        print(f"| {test} | {impl} | {runs[0][0]} | {fmt_rate(m)} | {ratio} | {', '.join(f'{v:,.0f}' for v in values)} |")
+    print(f"| size [B] | {'implementation' if pairs[0][0] == pairs[0][1] else 'server / client'} "
+          "| steady | steady: ratio | cold | cold: ratio |")
+    print("|---:|---|---:|---:|---:|---:|")
+    for size in sizes_of(data):
+        for pair in pairs:
+            if not any((mode, *pair, size) in data for mode in MODES):
+                continue
+            cells = [str(size) if size else "176 (ours), 178 (Spotify)", names[pair]]
+            for mode in MODES:
+                m = med(data.get((mode, *pair, size), []))
+                base = med(data.get((mode, *base_pair, size), []))
+                cells += [rate(m), ratio(m, base) if pair != base_pair else ""]
+            print("| " + " | ".join(cells) + " |")
+    print()
+
+
+print_thr("One-way throughput, tcp (PUSH -> PULL, two processes)", rows["thr"],
+          [i for i in ("libzmq", "zmtp", "jeromq") if any(k[1] == i for k in rows["thr"])])
+print_lat("Latency, tcp (REQ <-> REP, two processes)", rows["lat"],
+          [i for i in ("libzmq", "zmtp", "jeromq") if any(k[1] == i for k in rows["lat"])])
+rr_pairs = [("libzmq", "libzmq"), ("zmtp", "zmtp"), ("zmtp", "libzmq"), ("libzmq", "zmtp")]
+print_pairs("Request/reply, tcp (DEALER rr_client -> ROUTER rr_server, two processes)", rows["rr"], "req/s",
+            rr_pairs, ("libzmq", "libzmq"), {p: f"{NAMES[p[0]]} / {NAMES[p[1]]}" for p in rr_pairs})
+print_thr("One-way throughput over CURVE, tcp", rows["cthr"], ["libzmq", "zmtp"])
+print_lat("Latency over CURVE, tcp", rows["clat"], ["libzmq", "zmtp"])
+print_thr("One-way throughput, ipc", rows["ithr"], ["libzmq", "zmtp"])
+print_lat("Latency, ipc", rows["ilat"], ["libzmq", "zmtp"])
+print_pairs("inproc throughput (PUSH -> PULL, one JVM; steady: seconds 4 on, cold: seconds 1-3 of the same run)",
+            rows["inproc"], "msg/s", [("zmtp", "zmtp"), ("jeromq", "jeromq")], ("jeromq", "jeromq"),
+            {("zmtp", "zmtp"): "ours", ("jeromq", "jeromq"): "JeroMQ"})
+spot_names = {("spotify", "spotify"): "Spotify netty4-zmtp 0.4.0", ("zmtp-codec", "zmtp-codec"): "ours, codec only",
+              ("zmtp-socket", "zmtp-socket"): "ours, socket layer"}
+for kind, title, unit in (("spot_thr", "one-way", "msg/s"),
+                          ("spot_rr", "request/reply, 6 frames, 1000 in flight", "req/s")):
+    print_pairs(f"Spotify's shape, {title} (one JVM; steady: seconds 4 on, cold: seconds 1-3 of the same run)",
+                rows[kind], unit, list(spot_names), ("spotify", "spotify"), spot_names)
+
+# Every run, for the record.
+print("### Every run")
+print()
+print("| test | mode | receiver or server / sender or client | size [B] | runs |")
+print("|---|---|---|---:|---|")
+for kind in rows:
+    for (mode, l, r, size), values in sorted(rows[kind].items(), key=lambda kv: (kv[0][3], kv[0][0], kv[0][1:3])):
+        if values and isinstance(values[0], dict):
+            text = ", ".join(f"{v['value']:.1f} us (p99 {v['p99']:.1f})" for v in values)
+        else:
+            text = runs_line(values)
+        print(f"| {kind} | {mode} | {l} / {r} | {size or '176-178'} | {text} |")
+print()
 
 # Charts only for the sections that ran (compare.sh SECTIONS=...), so a narrowed run leaves the others' charts.
-# Throughput against message size, one line per implementation (same-implementation pairs).
+colors = {"libzmq": "tab:blue", "zmtp": "tab:orange", "jeromq": "tab:green"}
+thr = rows["thr"]
 if thr:
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
     for impl in ("libzmq", "zmtp", "jeromq"):
-        xs = [s for s in sizes if (impl, impl, s) in thr]
-        if not xs:
-            continue
-        ys = [med(thr[(impl, impl, s)]) for s in xs]
-        ax1.plot(xs, ys, marker="o", label=impl)
-        ax2.plot(xs, [y * s * 8 / 1e9 for y, s in zip(ys, xs)], marker="o", label=impl)
+        for mode, style in (("steady", "-"), ("cold", "--")):
+            xs = [s for s in sizes_of(thr) if (mode, impl, impl, s) in thr]
+            if not xs:
+                continue
+            ys = [med(thr[(mode, impl, impl, s)]) for s in xs]
+            kw = dict(marker="o", linestyle=style, color=colors[impl], label=f"{NAMES[impl]}, {mode}")
+            ax1.plot(xs, ys, **kw)
+            ax2.plot(xs, [y * s * 8 / 1e9 for y, s in zip(ys, xs)], **kw)
     for ax, title, unit in ((ax1, "messages/s", "msg/s"), (ax2, "bandwidth", "Gbit/s")):
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("message size [B]")
         ax.set_ylabel(unit)
-        ax.set_title(f"one-way throughput over tcp loopback: {title} (median)")
+        ax.set_title(f"one-way throughput, tcp loopback: {title} (median)", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
+        ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(f"{docs}/perf-throughput.png", dpi=100)
+    fig.savefig(f"{charts}/perf-throughput.png", dpi=100)
 
-# Latency percentiles (half round trip) per implementation and size.
-lat_sizes = sorted({k[2] for k in lat})
+# Latency percentiles (half round trip) per implementation, size and mode.
+lat = rows["lat"]
+lat_sizes = sizes_of(lat)
 if lat_sizes:
-    fig, axes = plt.subplots(1, len(lat_sizes), figsize=(6 * len(lat_sizes), 4.5), squeeze=False)
+    fig, axes = plt.subplots(len(MODES), len(lat_sizes), figsize=(6 * len(lat_sizes), 8.5), squeeze=False)
     names = ("p50", "p90", "p99", "p999")
-    for ax, size in zip(axes[0], lat_sizes):
-        impls = [i for i in ("libzmq", "zmtp", "jeromq") if (i, i, size) in lat]
-        width = 0.8 / max(1, len(impls))
-        for n, impl in enumerate(impls):
-            r = median_lat(lat[(impl, impl, size)])
-            ax.bar([x + n * width for x in range(len(names))], [r[k] for k in names], width, label=impl)
-        ax.set_xticks([x + width * (len(impls) - 1) / 2 for x in range(len(names))])
-        ax.set_xticklabels(["p50", "p90", "p99", "p99.9"])
-        ax.set_yscale("log")
-        ax.set_ylabel("half round trip [us]")
-        ax.set_title(f"REQ/REP latency percentiles, {size} B (median run)")
-        ax.grid(True, axis="y", which="both", alpha=0.3)
-        ax.legend()
+    for row_axes, mode in zip(axes, MODES):
+        for ax, size in zip(row_axes, lat_sizes):
+            impls = [i for i in ("libzmq", "zmtp", "jeromq") if (mode, i, i, size) in lat]
+            width = 0.8 / max(1, len(impls))
+            for n, impl in enumerate(impls):
+                r = median_lat(lat[(mode, impl, impl, size)])
+                ax.bar([x + n * width for x in range(len(names))], [r[k] for k in names], width,
+                       label=NAMES[impl], color=colors[impl])
+            ax.set_xticks([x + width * (len(impls) - 1) / 2 for x in range(len(names))])
+            ax.set_xticklabels(["p50", "p90", "p99", "p99.9"])
+            ax.set_yscale("log")
+            ax.set_ylabel("half round trip [us]")
+            ax.set_title(f"REQ/REP latency, {size} B, {mode} (median run)", fontsize=10)
+            ax.grid(True, axis="y", which="both", alpha=0.3)
+            ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(f"{docs}/perf-latency.png", dpi=100)
+    fig.savefig(f"{charts}/perf-latency.png", dpi=100)
+
+# Ours / libzmq (or / JeroMQ, / Spotify where libzmq has no counterpart), steady beside cold, one bar pair per cell.
+summary = []
+
+
+def add(label, kind, pair, base_pair, size):
+    data = rows[kind]
+    vals = []
+    for mode in MODES:
+        a, b = data.get((mode, *pair, size)), data.get((mode, *base_pair, size))
+        if not a or not b:
+            vals.append(None)
+        elif isinstance(a[0], dict):
+            # Latency: libzmq / ours, so that above 1 is better for us everywhere on the chart.
+            vals.append(median_lat(b)["value"] / median_lat(a)["value"])
+        else:
+            vals.append(med(a) / med(b))
+    if any(v is not None for v in vals):
+        summary.append((label, vals))
+
+
+for s in sizes_of(rows["thr"]):
+    add(f"one-way {s} B", "thr", ("zmtp", "zmtp"), ("libzmq", "libzmq"), s)
+for s in sizes_of(rows["lat"]):
+    add(f"latency {s} B (inverse)", "lat", ("zmtp", "zmtp"), ("libzmq", "libzmq"), s)
+for s in sizes_of(rows["rr"]):
+    add(f"req/reply {s} B", "rr", ("zmtp", "zmtp"), ("libzmq", "libzmq"), s)
+for s in sizes_of(rows["cthr"]):
+    add(f"CURVE one-way {s} B", "cthr", ("zmtp", "zmtp"), ("libzmq", "libzmq"), s)
+for s in sizes_of(rows["ithr"]):
+    add(f"ipc one-way {s} B", "ithr", ("zmtp", "zmtp"), ("libzmq", "libzmq"), s)
+for s in sizes_of(rows["ilat"]):
+    add(f"ipc latency {s} B (inverse)", "ilat", ("zmtp", "zmtp"), ("libzmq", "libzmq"), s)
+for s in sizes_of(rows["inproc"]):
+    add(f"inproc {s} B vs JeroMQ", "inproc", ("zmtp", "zmtp"), ("jeromq", "jeromq"), s)
+for kind, name in (("spot_thr", "one-way"), ("spot_rr", "req/reply")):
+    for s in sizes_of(rows[kind]):
+        add(f"Spotify's shape, {name}: our codec", kind, ("zmtp-codec", "zmtp-codec"), ("spotify", "spotify"), s)
+        add(f"Spotify's shape, {name}: our sockets", kind, ("zmtp-socket", "zmtp-socket"), ("spotify", "spotify"), s)
+if summary:
+    fig, ax = plt.subplots(figsize=(10, 0.35 * len(summary) + 1.5))
+    ys = range(len(summary))
+    for n, (mode, color) in enumerate((("steady", "tab:orange"), ("cold", "tab:gray"))):
+        ax.barh([y + n * 0.4 for y in ys], [v[n] or 0 for _, v in summary], 0.4, label=mode, color=color)
+    ax.set_yticks([y + 0.2 for y in ys])
+    ax.set_yticklabels([label for label, _ in summary], fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(1, color="black", linewidth=0.8)
+    ax.set_xlabel("ours / libzmq (latency: libzmq / ours; inproc: / JeroMQ; Spotify's shape: / Spotify); above 1: we are faster")
+    ax.set_title("ours relative to the others, steady state and cold (median of the runs)", fontsize=10)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(f"{charts}/perf-summary.png", dpi=100)

@@ -13,8 +13,13 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The usage shown in README.md, kept compiling and passing. Between the "// README:" markers is what the README
- * quotes.
+ * quotes, as it is (indentation aside): {@link #shouldQuoteTheSnippetsInTheReadmeAsTheyAreHere} checks it.
  */
 class ReadmeUsageTest {
 
@@ -95,5 +100,37 @@ class ReadmeUsageTest {
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
         }
+    }
+
+    @Test
+    void shouldQuoteTheSnippetsInTheReadmeAsTheyAreHere() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+        Path source = Path.of("src/test/java/io/zmtp/codec/ReadmeUsageTest.java");
+        for (String name : List.of("server", "client")) {
+            assertThat(readme).as(name).contains("```java\n" + snippet(source, name) + "```\n");
+        }
+    }
+
+    /** The lines between "// README: name" and "// README: end" in a source file, without their common indent. */
+    static String snippet(Path source, String name) throws IOException {
+        List<String> lines = new ArrayList<>();
+        boolean in = false;
+        for (String line : Files.readAllLines(source, StandardCharsets.UTF_8)) {
+            String t = line.trim();
+            if (t.equals("// README: " + name)) {
+                in = true;
+            } else if (in && t.equals("// README: end")) {
+                break;
+            } else if (in) {
+                lines.add(line);
+            }
+        }
+        int indent = lines.stream().filter(l -> !l.isBlank())
+                .mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
+        StringBuilder out = new StringBuilder();
+        for (String line : lines) {
+            out.append(line.isBlank() ? "" : line.substring(indent)).append('\n');
+        }
+        return out.toString();
     }
 }

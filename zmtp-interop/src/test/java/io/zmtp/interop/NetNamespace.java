@@ -18,12 +18,15 @@ final class NetNamespace implements AutoCloseable {
     final String name;
     final String hostAddress;
     final String peerAddress;
-    private final String hostInterface;
+    /** This side's end of the veth pair, and the namespace's. */
+    final String hostInterface;
+    final String peerInterface;
     private final List<Process> processes = new ArrayList<>();
 
     private NetNamespace(long id) {
         name = "zmtp-dead-" + id;
         hostInterface = "zth" + (id % 100_000);
+        peerInterface = "ztp" + (id % 100_000);
         int subnet = (int) (id % 250) + 1;
         hostAddress = "10.201." + subnet + ".1";
         peerAddress = "10.201." + subnet + ".2";
@@ -32,7 +35,7 @@ final class NetNamespace implements AutoCloseable {
     static NetNamespace create() {
         requireTools();
         NetNamespace ns = new NetNamespace(ProcessHandle.current().pid());
-        String peerInterface = "ztp" + ns.hostInterface.substring(3);
+        String peerInterface = ns.peerInterface;
         // Left over by a run of the same process id that was killed: start clean.
         runQuietly("ip", "netns", "del", ns.name);
         runQuietly("ip", "link", "del", ns.hostInterface);

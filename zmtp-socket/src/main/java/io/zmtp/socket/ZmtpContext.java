@@ -30,6 +30,7 @@ import io.zmtp.socket.internal.ZapClient;
 import io.zmtp.socket.transport.InprocTransport;
 import io.zmtp.socket.transport.IpcTransport;
 import io.zmtp.socket.transport.TcpTransport;
+import io.zmtp.socket.transport.UdpTransport;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -88,6 +89,7 @@ public final class ZmtpContext implements AutoCloseable {
         this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis,
                 new TcpTransport(group, epoll, b.hostResolver, resolveExecutor),
                 new IpcTransport(group, epoll),
+                new UdpTransport(group, epoll),
                 inproc);
         // libzmq's model: a ZAP handler bound at inproc://zeromq.zap.01 in the context checks every socket's peers.
         this.zap = new ZapClient(this::socket, inproc::hasListener);

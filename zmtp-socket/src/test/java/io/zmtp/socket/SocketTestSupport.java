@@ -18,9 +18,14 @@ import io.zmtp.codec.ZmtpHandshakeHandler;
 import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -183,5 +188,34 @@ public final class SocketTestSupport {
             }
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
+    }
+
+    /**
+     * The lines between "// PREFIX: name" and "// PREFIX: end" in a source file, without their common indent: a
+     * snippet a document quotes as it is (README.md's with prefix README, docs/sockets.md's with guide).
+     */
+    public static String snippet(Path source, String prefix, String name) throws IOException {
+        List<String> lines = new ArrayList<>();
+        boolean in = false;
+        for (String line : Files.readAllLines(source, StandardCharsets.UTF_8)) {
+            String t = line.trim();
+            if (t.equals("// " + prefix + ": " + name)) {
+                in = true;
+            } else if (in && t.equals("// " + prefix + ": end")) {
+                break;
+            } else if (in) {
+                lines.add(line);
+            }
+        }
+        if (lines.isEmpty()) {
+            throw new AssertionError("no snippet \"" + name + "\" in " + source);
+        }
+        int indent = lines.stream().filter(l -> !l.isBlank())
+                .mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
+        StringBuilder out = new StringBuilder();
+        for (String line : lines) {
+            out.append(line.isBlank() ? "" : line.substring(indent)).append('\n');
+        }
+        return out.toString();
     }
 }

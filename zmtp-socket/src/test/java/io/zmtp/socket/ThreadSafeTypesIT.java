@@ -369,4 +369,71 @@ class ThreadSafeTypesIT {
         assertThat(duplicates.get()).isZero();
         assertThat(answered).containsKey("re:3:" + (perSender - 1));
     }
+
+    /** udp:// as libzmq's: a DISH binds, a RADIO connects and sends every message; the DISH keeps its groups'. */
+    @Test
+    void shouldCarryRadioToDishOverUdp() throws Exception {
+        ZmtpSocket dish = sockets.socket(ZmtpSocketType.DISH);
+        dish.join("weather");
+        String ep = dish.bind("udp://127.0.0.1:*");
+        assertThat(ep).matches("udp://127\\.0\\.0\\.1:\\d+");
+        ZmtpSocket radio = sockets.socket(ZmtpSocketType.RADIO);
+        radio.connect(ep);
+        ZmtpMessage m = null;
+        for (int i = 0; i < 200 && m == null; i++) {
+            radio.send(ZmtpMessage.of("goal!").group("sports"));
+            radio.send(ZmtpMessage.of("rain").group("weather"));
+            m = dish.receive(Duration.ofMillis(25));
+        }
+        assertThat(m).as("a datagram within 5 s").isNotNull();
+        assertThat(m.group()).isEqualTo("weather");
+        assertThat(text(m)).isEqualTo("rain");
+
+        // A datagram whose group length runs past its end is dropped, as libzmq drops it; the next one is read.
+        int port = Integer.parseInt(ep.substring(ep.lastIndexOf(':') + 1));
+        try (java.net.DatagramSocket raw = new java.net.DatagramSocket()) {
+            java.net.InetSocketAddress to = new java.net.InetSocketAddress("127.0.0.1", port);
+            raw.send(new java.net.DatagramPacket(new byte[] {100, 'w'}, 2, to));
+            byte[] ok = {7, 'w', 'e', 'a', 't', 'h', 'e', 'r', 'f', 'o', 'g'};
+            raw.send(new java.net.DatagramPacket(ok, ok.length, to));
+        }
+        String group;
+        String body;
+        do {
+            ZmtpMessage next = receive(dish);
+            group = next.group();
+            body = text(next);
+        } while (!"fog".equals(body));
+        assertThat(group).isEqualTo("weather");
+
+        assertThatThrownBy(() -> radio.bind("udp://127.0.0.1:*")).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
+        assertThatThrownBy(() -> dish.connect(ep)).isInstanceOf(ZmtpSocketException.EndpointFailed.class);
+    }
+
+    /** The rest of the socket API works on the new types as on the others: poller, async calls, tracking, peers. */
+    @Test
+    void shouldWorkWithThePollerAsyncCallsTrackedSendsAndPeers() throws Exception {
+        ZmtpSocket server = sockets.socket(ZmtpSocketType.SERVER);
+        String ep = server.bind("tcp://127.0.0.1:*");
+        ZmtpSocket client = sockets.socket(ZmtpSocketType.CLIENT);
+        client.connect(ep);
+        var asyncRequest = server.receiveAsync();
+        client.sendTracked(ZmtpMessage.of("tracked")).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        ZmtpMessage request = asyncRequest.toCompletableFuture().get(5, TimeUnit.SECONDS);
+        int id = request.routingId();
+        assertThat(text(request)).isEqualTo("tracked");
+        assertThat(server.lastPeer().socketType()).isEqualTo(ZmtpSocketType.CLIENT);
+        assertThat(server.peers()).hasSize(1);
+
+        try (ZmtpPoller poller = new ZmtpPoller()) {
+            poller.register(client, ZmtpPoller.Interest.IN);
+            server.sendAsync(ZmtpMessage.of("async reply").routingId(id)).toCompletableFuture()
+                    .get(5, TimeUnit.SECONDS);
+            assertThat(poller.poll(WAIT)).isEqualTo(1);
+            assertThat(poller.isReadable(client)).isTrue();
+        }
+        assertThat(SocketTestSupport.recv(client)).isEqualTo("async reply");
+        assertThat(client.sentCount()).isEqualTo(1);
+        assertThat(server.receivedCount()).isEqualTo(1);
+    }
 }

@@ -25,8 +25,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li><b>Output the peer asks for</b>: at most one PONG queued whatever the rate of PINGs (the codec's heartbeat
  *       handler; libzmq keeps one too), and one ERROR command at a failed handshake.</li>
  *   <li><b>Metadata</b>: the handshake's commands within 64 KiB, the routing id within 255 bytes (the codec).</li>
- *   <li><b>Monitor events</b> the peer's connections cause: a listener is called in order by a dispatcher whose
- *       queue is bounded; the libzmq-format monitor socket drops events (counted) past its queue's bound.</li>
+ *   <li><b>Monitor events</b> the peer's connections cause: a listener is called on the reporting thread (the
+ *       dispatcher queues only what other threads report meanwhile); the libzmq-format monitor keeps at most
+ *       {@link LibzmqMonitor#MAX_WAITING} events for its reader and drops (counts) the rest.</li>
+ *   <li><b>Groups</b> a DISH joins at a RADIO: charged as subscriptions, a group at most 255 bytes.</li>
+ *   <li><b>Messages for a peer that doesn't read</b>: SNDHWM, then the overflow policy ({@link OutboundQueue}).</li>
  * </ul>
  *
  * <h2>Threads</h2>

@@ -21,7 +21,8 @@ import java.util.Set;
  * not a prefix), as a group frame with MORE and then the body, the way libzmq writes it; never receives. A DISH's
  * JOIN and LEAVE commands reach this socket through its pipe as {@code 01}/{@code 00}-prefixed group messages
  * ({@link PipeHandler}); anything else a DISH sends is released as it arrives. A peer at its HWM misses the message
- * (counted), or with XPUB_NODROP the send waits, as libzmq's radio honours that option.
+ * (counted), or with XPUB_NODROP the send waits, as libzmq's radio honours that option. Over udp:// every message goes
+ * out (there are no JOINs; the DISHes filter), as one datagram ({@code UdpTransport}).
  *
  * <h2>What a DISH can make us hold</h2>
  * Each group a peer joins is charged to its {@link ConnectionBudget} as a subscription (group length plus the
@@ -35,6 +36,8 @@ public final class RadioSocket extends SocketBase {
     private final Map<String, Set<Pipe>> members = new HashMap<>();
     /** Pipe to the groups it joined, for its disconnection. */
     private final Map<Pipe, Set<String>> joined = new IdentityHashMap<>();
+    /** udp:// pipes: every message goes to them, the DISHes behind them filter (libzmq's {@code _udp_pipes}). */
+    private final Set<Pipe> udpPipes = new LinkedHashSet<>();
     private final Distributor distributor = new Distributor();
 
     public RadioSocket(SocketContext context) {
@@ -54,10 +57,14 @@ public final class RadioSocket extends SocketBase {
 
     @Override
     protected void xattach(Pipe pipe) {
+        if (pipe.endpoint().startsWith("udp://")) {
+            udpPipes.add(pipe);
+        }
     }
 
     @Override
     protected void xdetach(Pipe pipe) {
+        udpPipes.remove(pipe);
         xdisconnected(pipe);
     }
 
@@ -143,7 +150,8 @@ public final class RadioSocket extends SocketBase {
             throw new ZmtpSocketException.InvalidMessage("RADIO sends to a group: set the message's group");
         }
         processCommands();
-        Set<Pipe> targets = members.get(group);
+        Set<Pipe> joinedPipes = members.get(group);
+        Set<Pipe> targets = udpPipes.isEmpty() ? joinedPipes : withUdp(joinedPipes);
         ZmtpOverflowPolicy policy = overflowPolicy();
         if (targets != null && (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL)) {
             for (Pipe p : targets) {
@@ -162,6 +170,14 @@ public final class RadioSocket extends SocketBase {
         distributor.replaceOldest(policy == ZmtpOverflowPolicy.DROP_OLDEST);
         distributor.send(msg, sink -> targets.forEach(sink));
         return true;
+    }
+
+    private Set<Pipe> withUdp(Set<Pipe> joinedPipes) {
+        Set<Pipe> all = new LinkedHashSet<>(udpPipes);
+        if (joinedPipes != null) {
+            all.addAll(joinedPipes);
+        }
+        return all;
     }
 
     @Override

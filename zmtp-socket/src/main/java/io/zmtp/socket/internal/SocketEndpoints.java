@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.zmtp.codec.ZmtpConfig;
+import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpSocketEvent;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
@@ -106,6 +107,7 @@ final class SocketEndpoints {
     String bind(String endpoint, SocketOptions options) {
         Endpoint ep = parse(endpoint);
         checkRawStream(ep);
+        checkUdp(ep, true);
         Transport transport = socket.context.transport(ep.scheme());
         ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
         int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
@@ -194,6 +196,7 @@ final class SocketEndpoints {
     Pipe connect(String endpoint, SocketOptions options) {
         Endpoint ep = parse(endpoint);
         checkRawStream(ep);
+        checkUdp(ep, false);
         Transport transport = socket.context.transport(ep.scheme());
         try {
             transport.checkConnectAddress(ep);
@@ -344,6 +347,18 @@ final class SocketEndpoints {
     }
 
     /** STREAM carries bytes: inproc, which passes message objects, has none to carry. */
+    /** udp carries RADIO to DISH only, as in libzmq: a DISH binds (receives), a RADIO connects (sends). */
+    private void checkUdp(Endpoint ep, boolean bind) {
+        if (!"udp".equals(ep.scheme())) {
+            return;
+        }
+        ZmtpSocketType allowed = bind ? ZmtpSocketType.DISH : ZmtpSocketType.RADIO;
+        if (socket.type != allowed) {
+            throw new ZmtpSocketException.EndpointFailed("udp:// " + (bind ? "binds a DISH" : "connects a RADIO")
+                    + " only (libzmq's rule); " + socket.type + " can't " + (bind ? "bind " : "connect ") + ep);
+        }
+    }
+
     private void checkRawStream(Endpoint ep) {
         if (socket.xrawStream() && "inproc".equals(ep.scheme())) {
             throw new ZmtpSocketException.EndpointFailed("STREAM talks to raw tcp or ipc peers; inproc:// has no bytes");
