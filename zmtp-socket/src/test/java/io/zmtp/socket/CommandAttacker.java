@@ -4,10 +4,12 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.nio.NioDomainSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -26,7 +28,9 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
 
 /**
@@ -96,7 +100,7 @@ final class CommandAttacker implements AutoCloseable {
     }
 
     /** Swallows every read request while closed, so that the connection is never read. */
-    private static final class ReadGate extends io.netty.channel.ChannelOutboundHandlerAdapter {
+    private static final class ReadGate extends ChannelOutboundHandlerAdapter {
         private volatile boolean open;
 
         @Override
@@ -116,13 +120,13 @@ final class CommandAttacker implements AutoCloseable {
     }
 
     /** A connection being made: its connect and its handshake. */
-    private record Pending(io.netty.channel.ChannelFuture connect, ZmtpHandshakeHandler handshake) {
+    private record Pending(ChannelFuture connect, ZmtpHandshakeHandler handshake) {
         /** The connection once its handshake completed. */
         Channel await() throws InterruptedException {
             Channel ch = connect.sync().channel();
             try {
                 handshake.handshakeFuture().toCompletableFuture().get(15, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 ch.close();
                 throw new AssertionError("handshake with the victim failed: " + e, e);
             }

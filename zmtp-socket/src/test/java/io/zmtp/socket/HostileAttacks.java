@@ -1,11 +1,14 @@
 package io.zmtp.socket;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoopGroup;
 import io.zmtp.codec.ZmtpMetadata;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.internal.ConnectionBudget;
 import io.zmtp.socket.CommandAttacker.Cmd;
 import io.zmtp.socket.HostileCommandsIT.Attack;
 import io.zmtp.socket.HostileCommandsIT.Expect;
+import io.zmtp.socket.internal.ConnectionBudget;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -110,7 +113,7 @@ final class HostileAttacks {
                         }));
     }
 
-    private static io.netty.channel.EventLoopGroup group() {
+    private static EventLoopGroup group() {
         return HostileCommandsIT.group();
     }
 
@@ -132,7 +135,7 @@ final class HostileAttacks {
 
     static byte[] ready() {
         ZmtpMetadata m = ZmtpMetadata.builder().socketType(ZmtpSocketType.SUB).build();
-        io.netty.buffer.ByteBuf b = io.netty.buffer.Unpooled.buffer();
+        ByteBuf b = Unpooled.buffer();
         m.encode(b);
         byte[] bytes = new byte[b.readableBytes()];
         b.readBytes(bytes);

@@ -6,7 +6,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.security.CurveKeyPair;
-import io.zmtp.socket.CommandAttacker.Cmd;
 import io.zmtp.socket.CommandAttacker.Flood;
 import io.zmtp.socket.CommandAttacker.Item;
 import io.zmtp.socket.CommandAttacker.Msg;
@@ -28,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 import java.util.stream.Stream;
 
 import static io.zmtp.codec.ZmtpSocketType.PUB;
@@ -414,7 +414,7 @@ class HostileCommandsIT {
         return (a, v) -> flood(a.flood(i -> item, bytes, 60));
     }
 
-    static Body distinct(java.util.function.LongFunction<Item> item, long bytes) {
+    static Body distinct(LongFunction<Item> item, long bytes) {
         return (a, v) -> flood(a.flood(item, bytes, 60));
     }
 

@@ -10,6 +10,7 @@ import io.zmtp.codec.security.CurveKeyPair;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,9 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * The victim of {@link HostileCommandsIT}: a real socket in its own JVM, so that its resident memory is its own and a
@@ -36,7 +39,7 @@ final class VictimProcess implements AutoCloseable {
     static final String MAX_HEAP = "-Xmx192m";
     static final String MAX_DIRECT = "-XX:MaxDirectMemorySize=192m";
 
-    private static final java.util.concurrent.atomic.AtomicInteger STARTS = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger STARTS = new AtomicInteger();
 
     final String endpoint;
     /** The CURVE server's public key (Z85), or null under NULL. */
@@ -57,7 +60,7 @@ final class VictimProcess implements AutoCloseable {
     private VictimProcess(Process process, Path log) throws IOException {
         this.process = process;
         this.log = log;
-        this.stdin = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
+        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
         Thread reader = new Thread(() -> {
             try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.US_ASCII))) {
@@ -187,7 +190,7 @@ final class VictimProcess implements AutoCloseable {
                     Long.toString(process.pid()), "GC.class_histogram").redirectErrorStream(true).start();
             String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             jcmd.waitFor(30, TimeUnit.SECONDS);
-            return out.lines().limit(lines).collect(java.util.stream.Collectors.joining("\n"));
+            return out.lines().limit(lines).collect(Collectors.joining("\n"));
         } catch (IOException e) {
             return "";
         } catch (InterruptedException e) {
