@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * namespace {@code 10.201.N.2} (N from the process id, so concurrent runs don't collide). Traffic only ever goes between
  * the two ends. {@link #dropAll()} makes the namespace drop every packet (iptables, inside the namespace only), a
  * dead link with no FIN and no reset; {@link #restore()} lifts it. Needs root, {@code ip} (iproute2) and
- * {@code iptables}: the build installs Debian's packages (zmtp-interop/src/test/sh/install-debian-packages.sh, in
+ * {@code iptables}: the build installs Debian's packages (bench/install-debian-packages.sh, in
  * pre-integration-test); without them the test fails.
  */
 final class NetNamespace implements AutoCloseable {

@@ -8,10 +8,8 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.socket.internal.ClientSocket;
 import io.zmtp.socket.internal.DealerSocket;
 import io.zmtp.socket.internal.DishSocket;
-import io.zmtp.socket.internal.GatherSocket;
 import io.zmtp.socket.internal.PairSocket;
 import io.zmtp.socket.internal.PubSocket;
 import io.zmtp.socket.internal.PullSocket;
@@ -20,7 +18,6 @@ import io.zmtp.socket.internal.RadioSocket;
 import io.zmtp.socket.internal.RepSocket;
 import io.zmtp.socket.internal.ReqSocket;
 import io.zmtp.socket.internal.RouterSocket;
-import io.zmtp.socket.internal.ScatterSocket;
 import io.zmtp.socket.internal.ServerSocket;
 import io.zmtp.socket.internal.SocketBase;
 import io.zmtp.socket.internal.SocketContext;
@@ -154,7 +151,7 @@ public final class ZmtpContext implements AutoCloseable {
                 s = new StreamSocket(context);
                 break;
             case CLIENT:
-                s = new ClientSocket(context);
+                s = new DealerSocket(context, type);
                 break;
             case SERVER:
             case PEER:
@@ -167,10 +164,10 @@ public final class ZmtpContext implements AutoCloseable {
                 s = new DishSocket(context);
                 break;
             case SCATTER:
-                s = new ScatterSocket(context);
+                s = new PushSocket(context, type);
                 break;
             case GATHER:
-                s = new GatherSocket(context);
+                s = new PullSocket(context, type);
                 break;
             case CHANNEL:
                 s = new PairSocket(context, type);
