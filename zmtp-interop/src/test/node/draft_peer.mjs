@@ -17,6 +17,7 @@
 //   connectpeer NAME ENDPOINT    OK <routing id>: not in zeromq.js 6.8.0 (ERR ENOTSUP), see below
 //   join NAME GROUP / leave NAME GROUP
 //   send NAME BODY [rid=N] [group=G]   OK, or ERR (e.g. EHOSTUNREACH, EAGAIN after 5 s)
+//   sendn NAME COUNT PREFIX      sends PREFIX-0 .. PREFIX-<COUNT-1>; OK sent=COUNT
 //   recv NAME MILLIS             MSG BODY [rid=N] [group=G], or NONE when nothing came within MILLIS
 //   echo NAME COUNT MILLIS       receives COUNT messages and sends each body back (to its routing id on a SERVER or
 //                                PEER); OK n=COUNT rids=<distinct ids in order of arrival>
@@ -147,6 +148,11 @@ const commands = {
   async send(name, body, ...opts) {
     await send(sock(name), body, parseOpts(opts))
     return "OK"
+  },
+  async sendn(name, count, prefix) {
+    const s = sock(name)
+    for (let i = 0; i < Number(count); i++) await s.send(`${prefix}-${i}`)
+    return `OK sent=${count}`
   },
   async recv(name, millis) {
     const m = await receive(sock(name), Number(millis))

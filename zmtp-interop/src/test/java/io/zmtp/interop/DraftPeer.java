@@ -325,6 +325,14 @@ abstract class DraftPeer implements AutoCloseable {
                     }
                     return sock(a[1]).sendMsg(msg) ? "OK" : err(sock(a[1]));
                 }
+                case "sendn": {
+                    for (int i = 0; i < Integer.parseInt(a[2]); i++) {
+                        if (!sock(a[1]).send(a[3] + "-" + i)) {
+                            return err(sock(a[1]));
+                        }
+                    }
+                    return "OK sent=" + a[2];
+                }
                 case "recv": {
                     Msg m = receive(sock(a[1]), Integer.parseInt(a[2]));
                     return m == null ? "NONE" : describe(sock(a[1]), m);

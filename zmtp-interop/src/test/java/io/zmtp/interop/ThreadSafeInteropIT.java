@@ -45,10 +45,15 @@ import org.slf4j.LoggerFactory;
  * JeroMQ (its ipc:// is tcp on the loopback, see {@link DraftPeer.Kind#hasIpc}); libzmq's PEER in the roles zeromq.js
  * can't play (connecting with an id and sending, see {@link DraftPeer.Kind#hasFullPeer}): against it only our PEER
  * connecting and sending first is run, and only as far as libzmq receiving it.
+ *
+ * <p>{@link ThreadSafeSharedSocketIT} shares one socket of ours between threads against the same peers;
+ * {@link ThreadSafeRefusalIT} has mismatched pairs refused.
  */
 class ThreadSafeInteropIT {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadSafeInteropIT.class);
-    private static final Duration WAIT = Duration.ofSeconds(5);
+    static final Duration WAIT = Duration.ofSeconds(5);
+    /** The second group of the RADIO/DISH cases: as long as a group may be (255 bytes), libzmq's "long group". */
+    private static final String G2 = "g2" + "z".repeat(253);
     private static Path ipcDir;
 
     /** Which pair; {@code first} and {@code second} are the two roles (the same type for PEER and CHANNEL). */
@@ -217,24 +222,26 @@ class ThreadSafeInteropIT {
     }
 
     /**
-     * Their DISH joined g1 and g2: our RADIO's g1 and g2 messages arrive with their group, g3's never; after a LEAVE
+     * Their DISH joined g1 and g2: our RADIO's g1 and g2 messages arrive with their group, g1x's never; after a LEAVE
      * of g1 our RADIO stops writing g1 messages (it applies the LEAVE) and their DISH gets no more of them.
      */
     private static void ourRadioTheirDish(Link link) {
         ZmtpSocket radio = link.ours(RADIO, 1).get(0);
         link.theirs(DISH, "d");
+        // g1 before connecting (the JOIN goes out as the connection starts), g2 on a live connection.
         link.peer.ok("join d g1");
-        link.peer.ok("join d g2");
         link.connect();
+        link.peer.ok("join d " + G2);
         // JOINs reach the RADIO some time after the connection: send rounds until both groups came through.
         Set<String> seen = new HashSet<>();
         List<String> received = new ArrayList<>();
         long deadline = System.nanoTime() + WAIT.toNanos();
         for (int i = 0; seen.size() < 2; i++) {
             assertThat(System.nanoTime()).as("both groups through within %s, got %s", WAIT, received).isLessThan(deadline);
-            radio.send(ZmtpMessage.of("x-" + i).group("g3"));
+            // g1x: a group is matched exactly, not as a prefix.
+            radio.send(ZmtpMessage.of("x-" + i).group("g1x"));
             radio.send(ZmtpMessage.of("a-" + i).group("g1"));
-            radio.send(ZmtpMessage.of("b-" + i).group("g2"));
+            radio.send(ZmtpMessage.of("b-" + i).group(G2));
             for (String m; (m = link.peer.call("recv d 50")).startsWith("MSG "); ) {
                 received.add(m);
                 seen.add(m.substring(m.indexOf("group=") + 6));
@@ -242,10 +249,10 @@ class ThreadSafeInteropIT {
         }
         received.addAll(drained(link.peer.ok("drain d 300")));
         for (String m : received) {
-            // "MSG a-3 group=g1" (recv) or "g1:a-3" (drain): the group matches the body's prefix, never g3.
+            // "MSG a-3 group=g1" (recv) or "g1:a-3" (drain): the group matches the body's prefix, never g1x.
             String g = m.startsWith("MSG ") ? m.substring(m.indexOf("group=") + 6) : m.substring(0, m.indexOf(':'));
             String body = m.startsWith("MSG ") ? m.substring(4, m.indexOf(' ', 4)) : m.substring(m.indexOf(':') + 1);
-            assertThat(g).as("group of %s", m).isIn("g1", "g2");
+            assertThat(g).as("group of %s", m).isIn("g1", G2);
             assertThat(body).as("body of %s", m).startsWith(g.equals("g1") ? "a-" : "b-");
         }
         link.peer.ok("leave d g1");
@@ -258,26 +265,26 @@ class ThreadSafeInteropIT {
             stopped = radio.sentCount() == before;
         }
         assertThat(stopped).as("our RADIO stopped writing g1 after their DISH's LEAVE").isTrue();
-        radio.send(ZmtpMessage.of("m-final").group("g2"));
-        assertThat(drained(link.peer.ok("drain d 300"))).as("after LEAVE g1").endsWith("g2:m-final")
+        radio.send(ZmtpMessage.of("m-final").group(G2));
+        assertThat(drained(link.peer.ok("drain d 300"))).as("after LEAVE g1").endsWith(G2 + ":m-final")
                 .noneMatch(s -> s.startsWith("g1:"));
     }
 
-    /** Our DISH joined g1 and g2: their RADIO's g3 never arrives; after our LEAVE of g1, no g1 message either. */
+    /** Our DISH joined g1 (before connecting) and g2 (after): their RADIO's g1x never arrives; after our LEAVE of g1, no g1 message either. */
     private static void ourDishTheirRadio(Link link) {
         ZmtpSocket dish = link.ours(DISH, 1).get(0);
         dish.join("g1");
-        dish.join("g2");
         link.theirs(RADIO, "r");
         link.connect();
+        dish.join(G2);
         Set<String> seen = new HashSet<>();
         List<String> received = new ArrayList<>();
         long deadline = System.nanoTime() + WAIT.toNanos();
         for (int i = 0; seen.size() < 2; i++) {
             assertThat(System.nanoTime()).as("both groups through within %s, got %s", WAIT, received).isLessThan(deadline);
-            link.peer.ok("send r x-" + i + " group=g3");
+            link.peer.ok("send r x-" + i + " group=g1x");
             link.peer.ok("send r a-" + i + " group=g1");
-            link.peer.ok("send r b-" + i + " group=g2");
+            link.peer.ok("send r b-" + i + " group=" + G2);
             for (ZmtpMessage m; (m = dish.receive(Duration.ofMillis(50))) != null; m.release()) {
                 received.add(m.group() + ":" + m.frameString(0));
                 seen.add(m.group());
@@ -286,17 +293,17 @@ class ThreadSafeInteropIT {
         for (ZmtpMessage m; (m = dish.receive(Duration.ofMillis(300))) != null; m.release()) {
             received.add(m.group() + ":" + m.frameString(0));
         }
-        assertThat(received).allSatisfy(s -> assertThat(s).matches("g1:a-\\d+|g2:b-\\d+"));
+        assertThat(received).allSatisfy(s -> assertThat(s).matches("g1:a-\\d+|" + G2 + ":b-\\d+"));
         dish.leave("g1");
         for (int i = 0; i < 3; i++) {
             link.peer.ok("send r l-" + i + " group=g1");
         }
-        link.peer.ok("send r m-final group=g2");
+        link.peer.ok("send r m-final group=" + G2);
         List<String> after = new ArrayList<>();
         for (ZmtpMessage m; (m = dish.receive(Duration.ofMillis(500))) != null; m.release()) {
             after.add(m.group() + ":" + m.frameString(0));
         }
-        assertThat(after).as("after our LEAVE g1").endsWith("g2:m-final").noneMatch(s -> s.startsWith("g1:"));
+        assertThat(after).as("after our LEAVE g1").endsWith(G2 + ":m-final").noneMatch(s -> s.startsWith("g1:"));
     }
 
     /** Our SCATTER round-robins 20 messages over their two GATHERs: 10 each. */
@@ -407,7 +414,7 @@ class ThreadSafeInteropIT {
     }
 
     /** The bodies of a drain answer: "n=3 bodies=a,b,c". */
-    private static List<String> drained(String answer) {
+    static List<String> drained(String answer) {
         String bodies = DraftPeer.fields(answer).get("bodies");
         return bodies == null || bodies.isEmpty() ? List.of() : Arrays.asList(bodies.split(","));
     }
@@ -421,7 +428,7 @@ class ThreadSafeInteropIT {
         }
     }
 
-    private static void sleep(long millis) {
+    static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
