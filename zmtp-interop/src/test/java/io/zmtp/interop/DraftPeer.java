@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -122,6 +124,9 @@ abstract class DraftPeer implements AutoCloseable {
         static final String DIR_PROPERTY = "zmtp.interop.node";
         static final String SCRIPTS_PROPERTY = "zmtp.interop.nodeScripts";
         private static volatile String version;
+        // Compared by identity: no line the peer prints can be mistaken for it.
+        @SuppressWarnings("StringOperationCanBeSimplified")
+        private static final String EOF = new String("<eof>");
         private final Process process;
         private final BlockingQueue<String> stdout = new LinkedBlockingQueue<>();
         private final StringBuffer stderr = new StringBuffer();
@@ -146,11 +151,7 @@ abstract class DraftPeer implements AutoCloseable {
             pump(process.getErrorStream(), line -> stderr.append(line).append('\n'), () -> {});
         }
 
-        // Compared by identity: no line the peer prints can be mistaken for it.
-        @SuppressWarnings("StringOperationCanBeSimplified")
-        private static final String EOF = new String("<eof>");
-
-        private static void pump(java.io.InputStream in, java.util.function.Consumer<String> onLine, Runnable onEof) {
+        private static void pump(InputStream in, Consumer<String> onLine, Runnable onEof) {
             Thread t = new Thread(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(in, UTF_8))) {
                     for (String line; (line = r.readLine()) != null; ) {

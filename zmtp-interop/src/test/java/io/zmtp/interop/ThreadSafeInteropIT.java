@@ -72,6 +72,11 @@ class ThreadSafeInteropIT {
         boolean symmetric() {
             return first == second;
         }
+
+        /** The types our side plays: both roles, or the one of a symmetric pair. */
+        List<ZmtpSocketType> roles() {
+            return symmetric() ? List.of(first) : List.of(first, second);
+        }
     }
 
     /** One case: ours plays {@code ours}, the peer the other role; {@code oursBinds} says who listens. */
@@ -92,7 +97,7 @@ class ThreadSafeInteropIT {
         for (DraftPeer.Kind peer : DraftPeer.Kind.values()) {
             for (String transport : peer.hasIpc() ? List.of("tcp", "ipc") : List.of("tcp")) {
                 for (Pair pair : Pair.values()) {
-                    for (ZmtpSocketType ours : pair.symmetric() ? List.of(pair.first) : List.of(pair.first, pair.second)) {
+                    for (ZmtpSocketType ours : pair.roles()) {
                         for (boolean oursBinds : List.of(true, false)) {
                             // zeromq.js's PEER can't connect with an id (see DraftPeer.Kind#hasFullPeer).
                             if (pair == Pair.PEER_PEER && oursBinds && !peer.hasFullPeer()) {
@@ -237,7 +242,8 @@ class ThreadSafeInteropIT {
         List<String> received = new ArrayList<>();
         long deadline = System.nanoTime() + WAIT.toNanos();
         for (int i = 0; seen.size() < 2; i++) {
-            assertThat(System.nanoTime()).as("both groups through within %s, got %s", WAIT, received).isLessThan(deadline);
+            assertThat(System.nanoTime()).as("both groups through within %s, got %s", WAIT, received)
+                    .isLessThan(deadline);
             // g1x: a group is matched exactly, not as a prefix.
             radio.send(ZmtpMessage.of("x-" + i).group("g1x"));
             radio.send(ZmtpMessage.of("a-" + i).group("g1"));
@@ -270,7 +276,10 @@ class ThreadSafeInteropIT {
                 .noneMatch(s -> s.startsWith("g1:"));
     }
 
-    /** Our DISH joined g1 (before connecting) and g2 (after): their RADIO's g1x never arrives; after our LEAVE of g1, no g1 message either. */
+    /**
+     * Our DISH joined g1 (before connecting) and g2 (after): their RADIO's g1x never arrives; after our LEAVE of g1,
+     * no g1 message either.
+     */
     private static void ourDishTheirRadio(Link link) {
         ZmtpSocket dish = link.ours(DISH, 1).get(0);
         dish.join("g1");
@@ -281,7 +290,8 @@ class ThreadSafeInteropIT {
         List<String> received = new ArrayList<>();
         long deadline = System.nanoTime() + WAIT.toNanos();
         for (int i = 0; seen.size() < 2; i++) {
-            assertThat(System.nanoTime()).as("both groups through within %s, got %s", WAIT, received).isLessThan(deadline);
+            assertThat(System.nanoTime()).as("both groups through within %s, got %s", WAIT, received)
+                    .isLessThan(deadline);
             link.peer.ok("send r x-" + i + " group=g1x");
             link.peer.ok("send r a-" + i + " group=g1");
             link.peer.ok("send r b-" + i + " group=" + G2);
