@@ -23,6 +23,9 @@
 //                                PEER); OK n=COUNT rids=<distinct ids in order of arrival>
 //   drain NAME IDLE_MILLIS       receives until nothing comes for IDLE_MILLIS; OK n=N bodies=B1,B2,... (groups as
 //                                GROUP:BODY on a DISH)
+//   poke NAME                    OK: reads ZMQ_EVENTS, which makes libzmq apply the socket's pending commands. A
+//                                DISH that accepted a connection sends its JOINs only then (or at its next send,
+//                                receive or poll): libzmq attaches an accepted pipe in the application's thread.
 //   close NAME                   OK
 //   exit
 //
@@ -61,6 +64,7 @@ const CLASSES = {
   GATHER: draft.Gather, SCATTER: draft.Scatter,
 }
 // Raw option numbers: the generic zmq.Socket has no named accessors for them.
+const ZMQ_EVENTS = 15
 const ZMQ_LINGER = 17
 const ZMQ_RCVTIMEO = 27
 const ZMQ_SNDTIMEO = 28
@@ -176,6 +180,10 @@ const commands = {
       bodies.push(m.group !== undefined ? `${m.group}:${m.body}` : m.body)
     }
     return `OK n=${bodies.length} bodies=${bodies.join(",")}`
+  },
+  async poke(name) {
+    sock(name).getInt32Option(ZMQ_EVENTS)
+    return "OK"
   },
   async close(name) {
     sock(name).close()

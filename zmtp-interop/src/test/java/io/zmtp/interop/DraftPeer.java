@@ -342,6 +342,10 @@ abstract class DraftPeer implements AutoCloseable {
                     return echo(sock(a[1]), Integer.parseInt(a[2]), Integer.parseInt(a[3]));
                 case "drain":
                     return drain(sock(a[1]), Integer.parseInt(a[2]));
+                case "poke":
+                    // As libzmq: reading the events applies the socket's pending commands (an accepted pipe's attach).
+                    sock(a[1]).getEvents();
+                    return "OK";
                 case "close":
                     context.destroySocket(sockets.remove(a[1]));
                     return "OK";
