@@ -46,8 +46,9 @@ import org.slf4j.LoggerFactory;
  * can't play (connecting with an id and sending, see {@link DraftPeer.Kind#hasFullPeer}): against it only our PEER
  * connecting and sending first is run, and only as far as libzmq receiving it.
  *
- * <p>{@link ThreadSafeSharedSocketIT} shares one socket of ours between threads against the same peers;
- * {@link ThreadSafeRefusalIT} has mismatched pairs refused.
+ * <p>The same peers in {@link ThreadSafeSharedSocketIT} (one socket of ours shared by threads),
+ * {@link ThreadSafeFanOutIT} (one socket of ours, two peers), {@link ThreadSafeLifecycleIT} (peers leaving and
+ * coming back) and {@link ThreadSafeRefusalIT} (mismatched pairs refused).
  */
 class ThreadSafeInteropIT {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadSafeInteropIT.class);
