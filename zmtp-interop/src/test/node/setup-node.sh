@@ -22,8 +22,9 @@ fail() {
   exit 1
 }
 
-command -v node >/dev/null || fail "no node on PATH"
-command -v npm >/dev/null || fail "no npm on PATH"
+# Node.js itself from Debian when it is missing (root or password-less sudo), as the other packages the tests need.
+bash "$here/../../../../bench/install-debian-packages.sh" "ThreadSafeInteropIT (Node.js and npm)" \
+  node=nodejs npm=npm || fail "no node or npm, and they could not be installed"
 
 # Loads the addon and checks what the tests rely on: the version, the draft API, the draft socket classes.
 check() {
