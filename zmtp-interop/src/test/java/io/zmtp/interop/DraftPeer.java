@@ -132,6 +132,11 @@ abstract class DraftPeer implements AutoCloseable {
         private final StringBuffer stderr = new StringBuffer();
 
         Node() {
+            this(List.of());
+        }
+
+        /** A peer started behind {@code prefix}, e.g. {@code ip netns exec NAME} to run it in a network namespace. */
+        Node(List<String> prefix) {
             // A missing zeromq.js is a failure with directions, never a skip: a skipped interop suite looks green.
             Path dir = Path.of(System.getProperty(DIR_PROPERTY, "target/node")).toAbsolutePath();
             Path script = Path.of(System.getProperty(SCRIPTS_PROPERTY, "src/test/node"), "draft_peer.mjs")
@@ -141,7 +146,8 @@ abstract class DraftPeer implements AutoCloseable {
                         + " installs it (`./mvnw -pl zmtp-interop verify` runs src/test/node/setup-node.sh); by hand:"
                         + " `npm install --prefix " + dir + " zeromq@6.8.0` (needs Node.js 18+ and npm).");
             }
-            List<String> command = List.of("node", script.toString(), dir.toString(), "90");
+            List<String> command = new java.util.ArrayList<>(prefix);
+            command.addAll(List.of("node", script.toString(), dir.toString(), "90"));
             try {
                 process = new ProcessBuilder(command).start();
             } catch (IOException e) {

@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * (CLIENT/SERVER, RADIO/DISH, SCATTER/GATHER, PEER/PEER, CHANNEL/CHANNEL), our socket in either role, binding or
  * connecting, over tcp and ipc. Each case starts its own peer ({@link DraftPeer}) and context.
  *
- * <p>Left out, each for a reason: udp (RADIO/DISH's datagram transport is not implemented on our side); ipc with
+ * <p>RADIO/DISH over udp:// is {@link UdpInteropIT}'s (unicast) and {@link UdpMulticastIT}'s (multicast, in a network
+ * namespace); JeroMQ 0.6.0 has no udp://. Left out here, each for a reason: ipc with
  * JeroMQ (its ipc:// is tcp on the loopback, see {@link DraftPeer.Kind#hasIpc}); libzmq's PEER in the roles zeromq.js
  * can't play (connecting with an id and sending, see {@link DraftPeer.Kind#hasFullPeer}): against it only our PEER
  * connecting and sending first is run, and only as far as libzmq receiving it.
