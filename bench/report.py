@@ -142,13 +142,16 @@ def print_lat(title, data, impls):
     print()
 
 
+short = {"Spotify netty4-zmtp 0.4.0": "Spotify"}
+
+
 def print_pairs(title, data, unit, pairs, base_pair, names):
     """One row per size and pair (or implementation): per mode, the rate and its ratio to base_pair's."""
     if not data:
         return
     print(f"### {title}")
     print()
-    print(f"{unit}, median of the runs; ratio = the row / {names[base_pair]}.")
+    print(f"{unit}, median of the runs; ratio = the row / the {short.get(names[base_pair], names[base_pair])} row.")
     print()
     print(f"| size [B] | {'implementation' if pairs[0][0] == pairs[0][1] else 'server / client'} "
           "| steady | steady: ratio | cold | cold: ratio |")

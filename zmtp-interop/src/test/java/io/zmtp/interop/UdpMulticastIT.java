@@ -3,9 +3,12 @@ package io.zmtp.interop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,6 +33,53 @@ class UdpMulticastIT {
             assertThat(lines).first().isEqualTo("BOUND udp://" + ns.peerInterface + ";239.192.7.7:" + port);
             assertThat(lines.subList(1, lines.size())).as("three of the joined group, none of the other")
                     .hasSize(3).allMatch(l -> l.startsWith("weather|rain "));
+        }
+    }
+
+    /**
+     * Against libzmq 4.3.5 (zeromq.js) over multicast, both ways, all in the namespace: our RADIO (a JVM there) to
+     * their DISH joined on the namespace's interface, and their RADIO to our DISH.
+     */
+    @Test
+    void shouldInteroperateWithLibzmqOverMulticastBothWays() throws Exception {
+        try (NetNamespace ns = NetNamespace.create()) {
+            int port = 5701 + (int) (ProcessHandle.current().pid() % 1000);
+            String endpoint = "udp://" + ns.peerInterface + ";239.192.7.8:" + port;
+            List<String> inNamespace = List.of("ip", "netns", "exec", ns.name);
+            String javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+
+            try (DraftPeer theirs = new DraftPeer.Node(inNamespace)) {
+                theirs.ok("new d DISH");
+                theirs.ok("join d g1");
+                theirs.ok("bind d " + endpoint);
+                Process ours = ns.start(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
+                        UdpMulticastMain.class.getName(), "radio", endpoint));
+                String got = "NONE";
+                for (int i = 0; i < 100 && got.startsWith("NONE"); i++) {
+                    got = theirs.call("recv d 100");
+                }
+                assertThat(got).as("their DISH got our RADIO's g1").startsWith("MSG hello-").contains("group=g1");
+                assertThat(theirs.call("drain d 300")).doesNotContain("g2:");
+                ours.destroy();
+            }
+
+            try (DraftPeer theirs = new DraftPeer.Node(inNamespace)) {
+                Process ours = ns.start(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
+                        UdpMulticastMain.class.getName(), "dish", endpoint));
+                BufferedReader out = new BufferedReader(new InputStreamReader(
+                        ours.getInputStream(), StandardCharsets.UTF_8));
+                assertThat(out.readLine()).isEqualTo("BOUND " + endpoint);
+                theirs.ok("new r RADIO");
+                theirs.ok("connect r " + endpoint);
+                CompletableFuture<List<String>> lines = CompletableFuture.supplyAsync(() -> out.lines().toList());
+                for (int i = 0; i < 100 && !lines.isDone(); i++) {
+                    theirs.ok("send r other-" + i + " group=g2");
+                    theirs.ok("send r hello-" + i + " group=g1");
+                    Thread.sleep(50);
+                }
+                assertThat(lines.get(20, TimeUnit.SECONDS)).as("our DISH got their RADIO's g1 only")
+                        .hasSize(3).allMatch(l -> l.startsWith("g1|hello-"));
+            }
         }
     }
 }

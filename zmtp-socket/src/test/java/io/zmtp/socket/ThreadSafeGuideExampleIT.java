@@ -88,9 +88,42 @@ class ThreadSafeGuideExampleIT {
     }
 
     @Test
+    void shouldRunTheScatterGatherExample() {
+        List<String> got;
+        // guide: scatter-gather
+        try (ZmtpContext context = new ZmtpContext();
+             ZmtpSocket gather = context.socket(ZmtpSocketType.GATHER);
+             ZmtpSocket scatter = context.socket(ZmtpSocketType.SCATTER)) {
+            scatter.connect(gather.bind("inproc://work"));
+            scatter.send(ZmtpMessage.of("task 1"));                    // round-robin over the GATHERs
+            scatter.send(ZmtpMessage.of("task 2"));
+            got = List.of(gather.receiveString(Duration.ofSeconds(5)),   // "task 1"
+                          gather.receiveString(Duration.ofSeconds(5)));  // "task 2"
+        }
+        // guide: end
+        assertThat(got).containsExactly("task 1", "task 2");
+    }
+
+    @Test
+    void shouldRunTheChannelExample() {
+        String got;
+        // guide: channel
+        try (ZmtpContext context = new ZmtpContext();
+             ZmtpSocket a = context.socket(ZmtpSocketType.CHANNEL);
+             ZmtpSocket b = context.socket(ZmtpSocketType.CHANNEL)) {
+            b.connect(a.bind("tcp://127.0.0.1:*"));                    // one peer at a time
+            b.send(ZmtpMessage.of("ping"));
+            a.send(ZmtpMessage.of(a.receiveString(Duration.ofSeconds(5)) + "/pong"));
+            got = b.receiveString(Duration.ofSeconds(5));               // "ping/pong"
+        }
+        // guide: end
+        assertThat(got).isEqualTo("ping/pong");
+    }
+
+    @Test
     void shouldQuoteTheExamplesInTheGuideAsTheyAreHere() throws IOException {
         String guide = Files.readString(Path.of("..", "docs", "sockets.md"), StandardCharsets.UTF_8);
-        for (String name : List.of("client-server", "radio-dish", "peer")) {
+        for (String name : List.of("client-server", "radio-dish", "peer", "scatter-gather", "channel")) {
             assertThat(guide).as(name).contains("```java\n" + SocketTestSupport.snippet(SOURCE, "guide", name)
                     + "```\n");
         }

@@ -436,4 +436,40 @@ class ThreadSafeTypesIT {
         assertThat(client.sentCount()).isEqualTo(1);
         assertThat(server.receivedCount()).isEqualTo(1);
     }
+
+    /** A DISH's groups are charged to its connection's budget at the RADIO: JOINs past it close that connection. */
+    @Test
+    void shouldCloseADishWhoseJoinsPassItsBudget() throws Exception {
+        ZmtpSocket radio = sockets.socket(ZmtpSocketType.RADIO);
+        radio.setOption(ZmtpSocketOption.MAX_SUBSCRIPTION_BYTES, 64L * 1024);
+        List<ZmtpSocketEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        radio.monitor(events::add);
+        String ep = radio.bind("tcp://127.0.0.1:*");
+        ZmtpSocket good = sockets.socket(ZmtpSocketType.DISH);
+        good.join("news");
+        good.connect(ep);
+        assertThat(awaitGroup(radio, good, "news")).isTrue();
+        try (HostileWire dish = new HostileWire(ep).handshake("DISH")) {
+            // 1,000 distinct groups of 200 bytes: about 440 KiB charged (length + overhead each), past 64 KiB.
+            java.io.ByteArrayOutputStream joins = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < 1000; i++) {
+                byte[] group = String.format("%0200d", i).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                joins.write(0x04);
+                joins.write(5 + group.length);
+                joins.write(4);
+                joins.writeBytes("JOIN".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                joins.writeBytes(group);
+            }
+            dish.out.write(joins.toByteArray());
+            dish.out.flush();
+            for (int i = 0; i < 200 && !dish.closedBySocketWithin(25); i++) {
+                radio.send(ZmtpMessage.of("x").group("news"));
+            }
+            assertThat(dish.closedBySocketWithin(5000)).isTrue();
+        }
+        assertThat(events).anyMatch(e -> e.type() == ZmtpSocketEvent.Type.PROTOCOL_ERROR
+                && e.detail().contains("MAX_SUBSCRIPTION_BYTES"));
+        SocketTestSupport.drain(good);
+        assertThat(awaitGroup(radio, good, "news")).as("the good DISH is still served").isTrue();
+    }
 }

@@ -7,6 +7,7 @@ import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpPeer;
 import io.zmtp.socket.ZmtpPoller;
 import io.zmtp.socket.ZmtpSocket;
+import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.tools.Payload;
 import io.zmtp.tools.ProgressPrinter;
@@ -16,7 +17,9 @@ import picocli.CommandLine.Option;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,13 +36,27 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Prints a line a second with the messages delivered to all subscribers together, and a summary with the total,
  * the rate per subscriber (mean, and the slowest and fastest subscriber's) and the drops.
+ *
+ * <p>With {@code --radio}, the same with one RADIO and {@code --subscribers} DISHes joined to one group, every message
+ * sent to that group; the report is the same, a DISH counting as a subscriber. {@code --endpoint} is passed through
+ * as it is given: over tcp (or ipc) the publisher binds it and the subscribers connect to what the bind returns;
+ * over udp ({@code --radio} only) it goes the other way, as libzmq has it: each DISH binds the endpoint and the RADIO
+ * connects to each distinct endpoint those binds return (one for a multicast group, one per DISH for
+ * {@code udp://127.0.0.1:*}). A udp RADIO hears no JOIN and sees no handshake, so the run starts after a fixed
+ * 0.5 s, and what the network loses is not counted as dropped: the delivered rate against the published one shows it.
  */
 @Command(name = "fanout", mixinStandardHelpOptions = true,
-        description = "PUB -> N SUB fan-out on zmtp-socket over tcp://127.0.0.1 in one JVM: messages delivered per "
-                + "second across all subscribers, and the PUB's drops at SNDHWM, a line per second.")
+        description = {"PUB -> N SUB (--radio: RADIO -> N DISH) fan-out on zmtp-socket over tcp://127.0.0.1 (or "
+                + "--endpoint) in one JVM: messages delivered per second across all subscribers, and the "
+                + "publisher's drops at SNDHWM, a line per second.",
+            "--radio: the DISHes join one group, and every message goes to it. Over udp (--endpoint udp://...) each "
+                + "DISH binds the endpoint and the RADIO connects to each endpoint bound; losses in the network "
+                + "are not counted as drops."})
 public final class FanoutBench implements Callable<Integer> {
     private static final Duration POLL = Duration.ofMillis(100);
     private static final long CONNECT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** The group every RADIO message goes to and every DISH joins. */
+    static final String GROUP = "fanout";
 
     @Mixin
     BenchOptions options;
@@ -56,6 +73,16 @@ public final class FanoutBench implements Callable<Integer> {
             description = "The PUB's SNDHWM per subscriber; 0 = unlimited (default: ${DEFAULT-VALUE}).")
     int sndhwm;
 
+    @Option(names = "--radio", description = "RADIO -> DISHes joined to the group '" + GROUP + "' instead of PUB -> "
+            + "SUBs; single-part messages (--frames 1).")
+    boolean radio;
+
+    @Option(names = "--endpoint", defaultValue = "tcp://127.0.0.1:*", paramLabel = "<endpoint>",
+            description = "Where the publisher binds and the subscribers connect (default: ${DEFAULT-VALUE}); a "
+                    + "udp:// one (--radio only) is bound by each DISH and connected to by the RADIO, e.g. "
+                    + "udp://127.0.0.1:* or a multicast group udp://239.0.0.1:5555.")
+    String endpoint;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -63,6 +90,17 @@ public final class FanoutBench implements Callable<Integer> {
             if (subscribers < 1 || receivers < 1 || receivers > subscribers || sndhwm < 0) {
                 throw new IllegalArgumentException("--subscribers >= 1, 1 <= --receivers <= --subscribers, "
                         + "--sndhwm >= 0 expected (got " + subscribers + ", " + receivers + ", " + sndhwm + ")");
+            }
+            if (udp() && !radio) {
+                throw new IllegalArgumentException("udp:// carries RADIO and DISH only: add --radio");
+            }
+            if (endpoint.startsWith("inproc://")) {
+                throw new IllegalArgumentException("inproc:// reaches only its own context, and the publisher and the "
+                        + "subscribers have one each");
+            }
+            if (radio && options.frames != 1) {
+                throw new IllegalArgumentException("--radio sends single-part messages (got --frames "
+                        + options.frames + ")");
             }
         } catch (IllegalArgumentException e) {
             System.err.println("zmtp bench fanout: " + e.getMessage());
@@ -76,18 +114,28 @@ public final class FanoutBench implements Callable<Integer> {
         List<ZmtpSocket> subs = new ArrayList<>();
         try (ZmtpContext pubContext = options.context.newContext();
              ZmtpContext subContext = options.context.newContext();
-             ZmtpSocket pub = pubContext.socket(ZmtpSocketType.PUB)) {
+             ZmtpSocket pub = pubContext.socket(radio ? ZmtpSocketType.RADIO : ZmtpSocketType.PUB)) {
             pub.setOption(ZmtpSocketOption.SNDHWM, sndhwm);
             pub.setOption(ZmtpSocketOption.LINGER, 0);
-            String endpoint = pub.bind("tcp://127.0.0.1:*");
+            String bound = udp() ? null : pub.bind(endpoint);
+            Set<String> dishEndpoints = new LinkedHashSet<>();
             try {
                 for (int i = 0; i < subscribers; i++) {
-                    ZmtpSocket sub = subContext.socket(ZmtpSocketType.SUB);
+                    ZmtpSocket sub = subContext.socket(radio ? ZmtpSocketType.DISH : ZmtpSocketType.SUB);
                     subs.add(sub);
                     sub.setOption(ZmtpSocketOption.LINGER, 0);
-                    sub.setOption(ZmtpSocketOption.SUBSCRIBE, new byte[0]);
-                    sub.connect(endpoint);
+                    if (radio) {
+                        sub.join(GROUP);
+                    } else {
+                        sub.setOption(ZmtpSocketOption.SUBSCRIBE, new byte[0]);
+                    }
+                    if (bound != null) {
+                        sub.connect(bound);
+                    } else {
+                        dishEndpoints.add(sub.bind(endpoint));
+                    }
                 }
+                dishEndpoints.forEach(pub::connect);
                 if (!awaitSubscribers(pub)) {
                     System.err.printf("zmtp bench fanout: only %d of %d subscribers connected within 60 s%n",
                             connected(pub), subscribers);
@@ -106,14 +154,20 @@ public final class FanoutBench implements Callable<Integer> {
                         for (int f = 0; f < frames; f++) {
                             message.add(payload.duplicate());
                         }
+                        if (radio) {
+                            message.group(GROUP);
+                        }
                         pub.send(message);
                         published.increment();
                     }
                 }, "bench-publisher"));
                 threads.forEach(Thread::start);
-                System.out.printf("zmtp bench fanout: PUB -> %d SUB over %s, %d x %d B frames per message, SNDHWM %d, "
+                String over = bound != null ? bound : dishEndpoints.size() == 1 ? dishEndpoints.iterator().next()
+                        : endpoint + " (" + dishEndpoints.size() + " endpoints bound)";
+                System.out.printf("zmtp bench fanout: %s -> %d %s over %s, %d x %d B frames per message, SNDHWM %d, "
                                 + "%d I/O thread(s) per side, %d receiving thread(s), %s, socket layer, %d s%n",
-                        subscribers, endpoint, options.frames, options.size, sndhwm, options.context.ioThreads(),
+                        radio ? "RADIO" : "PUB", subscribers, radio ? "DISH (group " + GROUP + ")" : "SUB", over,
+                        options.frames, options.size, sndhwm, options.context.ioThreads(),
                         receivers, pubContext.isNativeTransport() ? "epoll" : "nio", options.durationSeconds);
                 printRates(total, published, pub, delivered);
                 running.set(false);
@@ -123,6 +177,10 @@ public final class FanoutBench implements Callable<Integer> {
             } finally {
                 subs.forEach(ZmtpSocket::close);
             }
+        } catch (ZmtpSocketException e) {
+            // An endpoint the socket layer refuses (a transport it lacks, an address in use): one line, not a trace.
+            System.err.println("zmtp bench fanout: " + e.getMessage());
+            return 1;
         }
         return 0;
     }
@@ -132,6 +190,11 @@ public final class FanoutBench implements Callable<Integer> {
      * after the handshake) to arrive: messages published before a subscription arrives are filtered, not dropped.
      */
     private boolean awaitSubscribers(ZmtpSocket pub) throws InterruptedException {
+        if (udp()) {
+            // No handshake, no JOIN: nothing to wait for but the DISHes' sockets being open, which bind did.
+            Thread.sleep(500);
+            return true;
+        }
         long deadline = System.nanoTime() + CONNECT_TIMEOUT_NANOS;
         while (connected(pub) < subscribers) {
             if (System.nanoTime() - deadline > 0) {
@@ -141,6 +204,10 @@ public final class FanoutBench implements Callable<Integer> {
         }
         Thread.sleep(200);
         return true;
+    }
+
+    private boolean udp() {
+        return endpoint.startsWith("udp://");
     }
 
     private static int connected(ZmtpSocket pub) {

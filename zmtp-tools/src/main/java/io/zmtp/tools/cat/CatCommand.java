@@ -3,9 +3,11 @@ package io.zmtp.tools.cat;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
+import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.SecurityOptions;
+import io.zmtp.tools.SocketTypeConverter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,7 +19,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -30,11 +34,26 @@ import java.util.concurrent.Semaphore;
         description = {"A ZeroMQ socket of any type on the command line, to poke at a running system.",
             "Each stdin line is sent as one message (frames split on the delimiter); each message received is printed "
                     + "on one line (frames joined by the delimiter). Bytes outside printable ASCII, and '\\', are "
-                    + "shown as \\xNN and may be typed that way (e.g. a ROUTER's routing id)."})
+                    + "shown as \\xNN and may be typed that way (e.g. a ROUTER's routing id).",
+            "The thread-safe types send and receive one part: a line is never split. SERVER and PEER print "
+                    + "ID|body, ID being the sender's routing id in decimal, and a line ID|body sends body to that "
+                    + "peer (an unknown ID is reported and the line skipped). A RADIO line is GROUP|body; a DISH "
+                    + "prints GROUP|body for the groups it --join'ed. In these, everything after the first delimiter "
+                    + "is the body, delimiters included. A CLIENT, SCATTER, GATHER or CHANNEL line is sent as it "
+                    + "is, '|' and all, as one frame."})
 public final class CatCommand implements Callable<Integer> {
+    /** Types that never send: no stdin is read. */
+    private static final Set<ZmtpSocketType> RECEIVE_ONLY =
+            EnumSet.of(ZmtpSocketType.SUB, ZmtpSocketType.PULL, ZmtpSocketType.DISH, ZmtpSocketType.GATHER);
+
+    /** Types that never receive: the command ends with stdin. */
+    private static final Set<ZmtpSocketType> SEND_ONLY =
+            EnumSet.of(ZmtpSocketType.PUB, ZmtpSocketType.PUSH, ZmtpSocketType.RADIO, ZmtpSocketType.SCATTER);
+
 
     @Option(names = {"-t", "--type"}, required = true, description = "Socket type: REQ, REP, DEALER, ROUTER, PUB, "
-            + "SUB, XPUB, XSUB, PUSH, PULL, PAIR.", converter = SocketTypeConverter.class)
+            + "SUB, XPUB, XSUB, PUSH, PULL, PAIR, or a thread-safe one: CLIENT, SERVER, RADIO, DISH, SCATTER, "
+            + "GATHER, PEER, CHANNEL.", converter = SocketTypeConverter.class)
     ZmtpSocketType type;
 
     @Option(names = {"-b", "--bind"}, description = "Endpoint to bind (repeatable), e.g. tcp://*:5555.")
@@ -46,6 +65,15 @@ public final class CatCommand implements Callable<Integer> {
     @Option(names = {"-s", "--subscribe"}, description = "SUB/XSUB prefix to subscribe to (repeatable; a SUB with "
             + "none subscribes to everything).")
     List<String> subscriptions = new ArrayList<>();
+
+    @Option(names = {"-j", "--join"}, paramLabel = "GROUP", description = "DISH: group to join (repeatable; a DISH "
+            + "with none receives nothing).")
+    List<String> joins = new ArrayList<>();
+
+    @Option(names = "--connect-peer", paramLabel = "ENDPOINT", description = "PEER: connect to this endpoint "
+            + "(repeatable) and print 'PEER ID ENDPOINT' on stderr, ID being the routing id to send it lines "
+            + "with, before it has sent anything.")
+    List<String> connectPeers = new ArrayList<>();
 
     @Option(names = "--identity", description = "Routing id to announce (REQ, DEALER, ROUTER).")
     String identity;
@@ -71,29 +99,44 @@ public final class CatCommand implements Callable<Integer> {
 
     InputStream stdin = System.in;
     PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
 
     @Override
     public Integer call() throws Exception {
-        if (binds.isEmpty() && connects.isEmpty()) {
-            System.err.println("zmtp cat: give at least one --bind or --connect");
+        if (binds.isEmpty() && connects.isEmpty() && connectPeers.isEmpty()) {
+            stderr.println("zmtp cat: give at least one --bind or --connect");
             return 2;
+        }
+        if (!joins.isEmpty() && type != ZmtpSocketType.DISH) {
+            stderr.println("zmtp cat: --join is for a DISH, not a " + type);
+            return 2;
+        }
+        if (!connectPeers.isEmpty() && type != ZmtpSocketType.PEER) {
+            stderr.println("zmtp cat: --connect-peer is for a PEER, not a " + type + " (use --connect)");
+            return 2;
+        }
+        if (type == ZmtpSocketType.DISH && joins.isEmpty()) {
+            stderr.println("zmtp cat: a DISH that has joined no group receives nothing; give --join GROUP");
         }
         PrintStream out = new PrintStream(stdout, true, StandardCharsets.UTF_8);
         try (ZmtpContext context = new ZmtpContext(); ZmtpSocket socket = context.socket(type)) {
             try {
                 configure(socket);
             } catch (IllegalArgumentException e) {
-                System.err.println("zmtp cat: " + e.getMessage());
+                stderr.println("zmtp cat: " + e.getMessage());
                 return 2;
             }
             for (String endpoint : binds) {
                 String bound = socket.bind(endpoint);
                 if (events) {
-                    System.err.println("BOUND " + bound);
+                    stderr.println("BOUND " + bound);
                 }
             }
             for (String endpoint : connects) {
                 socket.connect(endpoint);
+            }
+            for (String endpoint : connectPeers) {
+                stderr.println("PEER " + Integer.toUnsignedString(socket.connectPeer(endpoint)) + " " + endpoint);
             }
             return run(socket, out);
         }
@@ -101,12 +144,15 @@ public final class CatCommand implements Callable<Integer> {
 
     private void configure(ZmtpSocket socket) {
         if (events) {
-            socket.monitor(e -> System.err.println(e));
+            socket.monitor(e -> stderr.println(e));
         }
         // A socket that only binds is the PLAIN server.
-        security.apply(socket, connects.isEmpty());
+        security.apply(socket, connects.isEmpty() && connectPeers.isEmpty());
         if (identity != null) {
             socket.setOption(ZmtpSocketOption.ROUTING_ID, FrameText.unescape(identity));
+        }
+        for (String group : joins) {
+            socket.join(new String(FrameText.unescape(group), StandardCharsets.UTF_8));
         }
         if (type == ZmtpSocketType.SUB || type == ZmtpSocketType.XSUB) {
             if (subscriptions.isEmpty() && type == ZmtpSocketType.SUB) {
@@ -127,8 +173,8 @@ public final class CatCommand implements Callable<Integer> {
     }
 
     private int run(ZmtpSocket socket, PrintStream out) throws InterruptedException {
-        boolean sends = type != ZmtpSocketType.SUB && type != ZmtpSocketType.PULL;
-        boolean receives = type != ZmtpSocketType.PUB && type != ZmtpSocketType.PUSH;
+        boolean sends = !RECEIVE_ONLY.contains(type);
+        boolean receives = !SEND_ONLY.contains(type);
         // REQ and REP alternate: a REQ sends its next line only after the reply; a REP answers each request with
         // the next line.
         Semaphore turn = new Semaphore(type == ZmtpSocketType.REP ? 0 : 1);
@@ -154,11 +200,11 @@ public final class CatCommand implements Callable<Integer> {
             }
             ZmtpMessage message = wait == null ? socket.receive() : socket.receive(wait);
             if (message == null) {
-                System.err.println("zmtp cat: nothing received for " + timeoutSeconds + " s");
+                stderr.println("zmtp cat: nothing received for " + timeoutSeconds + " s");
                 return received > 0 || count < 0 ? 0 : 1;
             }
             try {
-                out.println(FrameText.format(message, delimiter));
+                out.println(FrameText.format(type, message, delimiter));
             } finally {
                 message.release();
             }
@@ -178,6 +224,7 @@ public final class CatCommand implements Callable<Integer> {
     private void pumpStdin(ZmtpSocket socket, Semaphore turn, BlockingQueue<Boolean> sent) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8))) {
             String line;
+            long number = 0;
             while (true) {
                 if (turn != null) {
                     turn.acquire();
@@ -185,7 +232,17 @@ public final class CatCommand implements Callable<Integer> {
                 if ((line = in.readLine()) == null) {
                     return;
                 }
-                socket.send(FrameText.parse(line, delimiter));
+                number++;
+                try {
+                    socket.send(FrameText.parse(type, line, delimiter));
+                } catch (FrameText.BadLineException | ZmtpSocketException.HostUnreachable e) {
+                    // A typo, or a peer gone since it was printed: the session goes on with the next line.
+                    stderr.println("zmtp cat: line " + number + " skipped: " + e.getMessage());
+                    if (turn != null) {
+                        turn.release();
+                    }
+                    continue;
+                }
                 if (sent != null) {
                     sent.add(Boolean.TRUE);
                 }
@@ -193,19 +250,11 @@ public final class CatCommand implements Callable<Integer> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (java.io.IOException | RuntimeException e) {
-            System.err.println("zmtp cat: " + e.getMessage());
+            stderr.println("zmtp cat: " + e.getMessage());
         } finally {
             if (sent != null) {
                 sent.add(Boolean.FALSE);
             }
-        }
-    }
-
-    /** Parses socket type names case-insensitively. */
-    static final class SocketTypeConverter implements picocli.CommandLine.ITypeConverter<ZmtpSocketType> {
-        @Override
-        public ZmtpSocketType convert(String value) {
-            return ZmtpSocketType.parse(value);
         }
     }
 }

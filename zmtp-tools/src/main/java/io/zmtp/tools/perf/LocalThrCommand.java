@@ -6,6 +6,7 @@ import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
 import io.zmtp.tools.SecurityOptions;
+import io.zmtp.tools.SocketTypeConverter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -15,13 +16,14 @@ import java.io.PrintStream;
 import java.util.concurrent.Callable;
 
 /**
- * libzmq's {@code local_thr}: a PULL socket (SUB with {@code --pubsub}) binds, receives {@code message-count}
+ * libzmq's {@code local_thr}: a PULL socket (SUB with {@code --pubsub}, or the {@code --type} given: SUB or
+ * GATHER) binds, receives {@code message-count}
  * messages of {@code message-size} bytes, and prints libzmq's lines. As libzmq's, the clock starts at the first
  * message.
  */
 @Command(name = "local_thr", mixinStandardHelpOptions = true,
-        description = "Throughput test, receiving side: PULL (or SUB) binds and receives <message-count> messages "
-                + "(peer: remote_thr, ours or libzmq's).")
+        description = "Throughput test, receiving side: PULL (or SUB, or GATHER) binds and receives <message-count> "
+                + "messages (peer: remote_thr, ours or libzmq's, with PUSH, PUB or SCATTER).")
 public final class LocalThrCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<bind-to>",
             description = "e.g. tcp://*:5555 or ipc:///tmp/perf.sock")
@@ -36,6 +38,11 @@ public final class LocalThrCommand implements Callable<Integer> {
     @Option(names = "--pubsub", description = "SUB (subscribed to everything) instead of PULL; peer: remote_thr --pubsub.")
     boolean pubsub;
 
+    @Option(names = {"-t", "--type"}, paramLabel = "<type>", converter = SocketTypeConverter.class,
+            description = "PULL (default), SUB (as --pubsub) or GATHER; peer: remote_thr --type PUSH, PUB or "
+                    + "SCATTER.")
+    ZmtpSocketType type;
+
     @Mixin
     ContextOptions contextOptions;
 
@@ -46,9 +53,12 @@ public final class LocalThrCommand implements Callable<Integer> {
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, messageCount);
+            ZmtpSocketType receiver = PerfSupport.checkType(type, pubsub ? ZmtpSocketType.SUB : ZmtpSocketType.PULL,
+                    pubsub ? new ZmtpSocketType[] {ZmtpSocketType.SUB}
+                            : new ZmtpSocketType[] {ZmtpSocketType.PULL, ZmtpSocketType.SUB, ZmtpSocketType.GATHER});
             long elapsedNanos;
             try (ZmtpContext context = contextOptions.newContext();
-                 ZmtpSocket socket = PerfSupport.open(context, pubsub ? ZmtpSocketType.SUB : ZmtpSocketType.PULL)) {
+                 ZmtpSocket socket = PerfSupport.open(context, receiver)) {
                 security.apply(socket, true);
                 socket.bind(bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {

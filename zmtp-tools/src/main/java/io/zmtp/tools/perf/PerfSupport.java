@@ -8,6 +8,8 @@ import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ProgressPrinter;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.stream.Collectors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 
@@ -42,6 +44,19 @@ final class PerfSupport {
     /** For a socket {@link #open}ed as PUB: blocks until a subscriber's subscription arrives. */
     static void awaitSubscriber(ZmtpSocket publisher) {
         publisher.receive().release();
+    }
+
+    /**
+     * The type a tool's {@code --type} names, or {@code fallback} if none was given; one outside {@code allowed} (the
+     * first of which is the default) is refused.
+     */
+    static ZmtpSocketType checkType(ZmtpSocketType given, ZmtpSocketType fallback, ZmtpSocketType... allowed) {
+        ZmtpSocketType type = given == null ? fallback : given;
+        if (!Arrays.asList(allowed).contains(type)) {
+            throw new PerfException("--type " + type + " (expected: " + Arrays.stream(allowed)
+                    .map(ZmtpSocketType::name).collect(Collectors.joining(", ")) + ")");
+        }
+        return type;
     }
 
     /** libzmq's check: the tools fail on a message of another size. */

@@ -8,6 +8,7 @@ import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
 import io.zmtp.tools.SecurityOptions;
 import io.zmtp.tools.Payload;
+import io.zmtp.tools.SocketTypeConverter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -16,14 +17,15 @@ import picocli.CommandLine.Parameters;
 import java.util.concurrent.Callable;
 
 /**
- * libzmq's {@code remote_thr}: a PUSH socket (PUB with {@code --pubsub}) connects and sends {@code message-count}
+ * libzmq's {@code remote_thr}: a PUSH socket (PUB with {@code --pubsub}, or the {@code --type} given: PUB or
+ * SCATTER) connects and sends {@code message-count}
  * messages of {@code message-size} bytes, then closes once all are written. Prints nothing on stdout, as libzmq's.
  * Send blocks at the high-water mark, so memory stays bounded however far ahead of the receiver it runs; as PUB it
  * first waits for the subscriber's subscription, so nothing is dropped.
  */
 @Command(name = "remote_thr", mixinStandardHelpOptions = true,
-        description = "Throughput test, sending side: PUSH (or PUB) connects and sends <message-count> messages "
-                + "(peer: local_thr, ours or libzmq's).")
+        description = "Throughput test, sending side: PUSH (or PUB, or SCATTER) connects and sends <message-count> "
+                + "messages (peer: local_thr, ours or libzmq's, with PULL, SUB or GATHER).")
 public final class RemoteThrCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<connect-to>",
             description = "e.g. tcp://127.0.0.1:5555 or ipc:///tmp/perf.sock")
@@ -38,6 +40,11 @@ public final class RemoteThrCommand implements Callable<Integer> {
     @Option(names = "--pubsub", description = "PUB instead of PUSH; peer: local_thr --pubsub.")
     boolean pubsub;
 
+    @Option(names = {"-t", "--type"}, paramLabel = "<type>", converter = SocketTypeConverter.class,
+            description = "PUSH (default), PUB (as --pubsub) or SCATTER; peer: local_thr --type PULL, SUB or "
+                    + "GATHER.")
+    ZmtpSocketType type;
+
     @Mixin
     ContextOptions contextOptions;
 
@@ -48,12 +55,15 @@ public final class RemoteThrCommand implements Callable<Integer> {
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, messageCount);
+            ZmtpSocketType sender = PerfSupport.checkType(type, pubsub ? ZmtpSocketType.PUB : ZmtpSocketType.PUSH,
+                    pubsub ? new ZmtpSocketType[] {ZmtpSocketType.PUB}
+                            : new ZmtpSocketType[] {ZmtpSocketType.PUSH, ZmtpSocketType.PUB, ZmtpSocketType.SCATTER});
             ByteBuf payload = Payload.shared(messageSize);
             try (ZmtpContext context = contextOptions.newContext();
-                 ZmtpSocket socket = PerfSupport.open(context, pubsub ? ZmtpSocketType.PUB : ZmtpSocketType.PUSH)) {
+                 ZmtpSocket socket = PerfSupport.open(context, sender)) {
                 security.apply(socket, false);
                 socket.connect(connectTo);
-                if (pubsub) {
+                if (sender == ZmtpSocketType.PUB) {
                     PerfSupport.awaitSubscriber(socket);
                 }
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {

@@ -9,15 +9,18 @@ import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.tools.ContextOptions;
 import io.zmtp.tools.SecurityOptions;
 import io.zmtp.tools.Payload;
+import io.zmtp.tools.SocketTypeConverter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 
 /**
- * Request/reply with many requests in flight, requesting side: a DEALER connects, sends one untimed request and waits
+ * Request/reply with many requests in flight, requesting side: a DEALER (or with {@code --type CLIENT}, a CLIENT, whose
+ * requests and replies are the same single frame) connects, sends one untimed request and waits
  * for its reply (the connection is up and both ends have run once), then {@code warmup-count - 1} more untimed
  * requests, then {@code request-count} timed ones, keeping {@code in-flight} outstanding, and prints the replies per
  * second. The peer is {@code rr_server} (ours or bench/rr_server.c) started with the same size, count and warm-up:
@@ -27,8 +30,9 @@ import java.util.concurrent.Callable;
  * request has merely been queued.
  */
 @Command(name = "rr_client", mixinStandardHelpOptions = true,
-        description = "Request/reply throughput, requesting side: DEALER connects and keeps <in-flight> requests "
-                + "outstanding until <request-count> replies have arrived (peer: rr_server, ours or libzmq's).")
+        description = "Request/reply throughput, requesting side: DEALER (or CLIENT) connects and keeps <in-flight> "
+                + "requests outstanding until <request-count> replies have arrived (peer: rr_server, ours or "
+                + "libzmq's, with ROUTER or SERVER).")
 public final class RrClientCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<connect-to>",
             description = "e.g. tcp://127.0.0.1:5555 or ipc:///tmp/perf.sock")
@@ -48,6 +52,11 @@ public final class RrClientCommand implements Callable<Integer> {
                     + "i.e. only the first)")
     long warmupCount;
 
+    @Option(names = {"-t", "--type"}, paramLabel = "<type>", converter = SocketTypeConverter.class,
+            description = "DEALER (default; peer: rr_server --type ROUTER) or CLIENT (peer: rr_server --type "
+                    + "SERVER), which keeps <in-flight> requests outstanding as the DEALER does.")
+    ZmtpSocketType type;
+
     @Mixin
     ContextOptions contextOptions;
 
@@ -62,11 +71,13 @@ public final class RrClientCommand implements Callable<Integer> {
                 throw new PerfSupport.PerfException("in-flight: " + inFlight + " (expected: >= 1)");
             }
             PerfSupport.checkWarmup(warmupCount);
+            ZmtpSocketType requester = PerfSupport.checkType(type, ZmtpSocketType.DEALER, ZmtpSocketType.DEALER,
+                    ZmtpSocketType.CLIENT);
             ByteBuf payload = Payload.shared(messageSize);
             long elapsedNanos;
             try (ZmtpContext context = contextOptions.newContext();
-                 ZmtpSocket socket = context.socket(ZmtpSocketType.DEALER)) {
-                // The window, not the HWM, bounds what is outstanding: a DEALER blocks its sender at SNDHWM, and
+                 ZmtpSocket socket = context.socket(requester)) {
+                // The window, not the HWM, bounds what is outstanding: a DEALER (or CLIENT) blocks its sender at SNDHWM, and
                 // a window wider than the HWM would measure that stall.
                 socket.setOption(ZmtpSocketOption.SNDHWM, 0);
                 socket.setOption(ZmtpSocketOption.RCVHWM, 0);

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
@@ -24,23 +27,49 @@ class BenchSmokeTest {
         "custom-codec --duration 1 --inflight 10 --zmtp-message --same-request; ZmtpMessage, the same request each time; average: ",
         "fanout --duration 1 --subscribers 3 --size 16; PUB -> 3 SUB; messages/s delivered over 1 s to 3 subscribers",
         "fanout --duration 1 --subscribers 4 --receivers 2 --io-threads 2; 2 receiving thread(s); dropped at SNDHWM",
+        "fanout --duration 1 --subscribers 3 --size 16 --radio; RADIO -> 3 DISH (group fanout) over tcp://; "
+                + "messages/s delivered over 1 s to 3 subscribers",
         "router-scale --duration 1 --peers 20 --inflight 2; 20 DEALER -> ROUTER; requests/s over 1 s with 20 peers",
         "router-scale --duration 1 --peers 10 --io-threads 2; connected: 10 peers; per peer: heap ",
         "router-scale --duration 1 --peers 5 --dealer-process; DEALERs in a child JVM; per peer: ROUTER process heap ",
         "router-scale --duration 1 --peers 20 --active 2 --dealer-process; (2 of them sending, the rest silent); "
                 + "sending: 2 of 20 peers"})
     void runsAndReports(String args, String header, String summary) {
+        String printed = run(0, args);
+        assertThat(printed).contains(header).contains(summary);
+    }
+
+    /** Runs {@code zmtp bench args}, expects {@code status}, and returns what it printed on stdout and stderr. */
+    private static String run(int status, String args) {
         PrintStream out = System.out;
+        PrintStream err = System.err;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int status;
+        int exit;
         System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         try {
-            status = new CommandLine(new BenchCommand()).execute(args.split(" "));
+            exit = new CommandLine(new BenchCommand()).execute(args.split(" "));
         } finally {
             System.setOut(out);
+            System.setErr(err);
         }
         String printed = bytes.toString(StandardCharsets.UTF_8);
-        assertThat(status).as(printed).isZero();
-        assertThat(printed).contains(header).contains(summary);
+        assertThat(exit).as(printed).isEqualTo(status);
+        return printed;
+    }
+
+    @Test
+    void radioFanoutDeliversToEveryDishOverTcp() {
+        String printed = run(0, "fanout --duration 2 --subscribers 4 --size 16 --radio");
+        Matcher slowest = Pattern.compile("to 4 subscribers, [0-9,]+/s per subscriber \\(slowest ([0-9,]+)/s")
+                .matcher(printed);
+        assertThat(slowest.find()).as(printed).isTrue();
+        assertThat(Long.parseLong(slowest.group(1).replace(",", ""))).as("the slowest DISH's rate").isPositive();
+    }
+
+    @Test
+    void fanoutRefusesUdpWithoutRadioAndMultipartRadio() {
+        assertThat(run(2, "fanout --duration 1 --endpoint udp://127.0.0.1:*")).contains("add --radio");
+        assertThat(run(2, "fanout --duration 1 --radio --frames 2")).contains("single-part");
     }
 }
