@@ -34,9 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ws:// (ZWS 2.0) against libzmq 4.3.5's ws transport, through npm's zeromq 6.8.0 (ws_peer.mjs): PUSH/PULL and
  * REQ/REP with NULL, our socket sending and theirs, each side binding in turn; PUSH/PULL with PLAIN and CURVE, each
  * side the server in turn; PUB/SUB both ways (subscriptions over ws). Multi-part messages check the MORE flag in
- * both directions. Node and zeromq must be installed in target/node (zmtp-interop's build does it with
- * setup-node.sh, or {@code npm install --prefix zmtp-interop/target/node zeromq@6.8.0}); without them these tests
- * fail, as the pyzmq ones do.
+ * both directions; heartbeats both ways on an idle connection. Node and zeromq come from the build (setup-node.sh into
+ * target/node, the same install as ThreadSafeInteropIT's); without them these tests fail, as the pyzmq ones do.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class WsInteropIT {
