@@ -254,6 +254,25 @@ class WsIT {
         assertThat(await(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED).detail()).contains("subprotocol");
     }
 
+    /** A NULL client and a PLAIN server: each side tells HANDSHAKE_FAILED (MECHANISM_MISMATCH), as over tcp. */
+    @Test
+    void aMechanismMismatchFailsTheHandshakeOnBothSides() throws Exception {
+        ZmtpSocket server = sockets.socket(ZmtpSocketType.PULL);
+        server.setOption(ZmtpSocketOption.PLAIN_SERVER, true);
+        BlockingQueue<ZmtpSocketEvent> serverEvents = new LinkedBlockingQueue<>();
+        server.monitor(serverEvents::add);
+        ZmtpSocket client = sockets.socket(ZmtpSocketType.PUSH);
+        BlockingQueue<ZmtpSocketEvent> clientEvents = new LinkedBlockingQueue<>();
+        client.monitor(clientEvents::add);
+        client.connect(server.bind("ws://127.0.0.1:*/"));
+        ZmtpSocketEvent s = await(serverEvents, ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
+        assertThat(s.failureReason()).isEqualTo(io.zmtp.codec.ZmtpHandshakeFailureReason.MECHANISM_MISMATCH);
+        assertThat(s.detail()).contains("ZWS2.0/PLAIN");
+        ZmtpSocketEvent c = await(clientEvents, ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
+        assertThat(c.failureReason()).isEqualTo(io.zmtp.codec.ZmtpHandshakeFailureReason.MECHANISM_MISMATCH);
+        assertThat(c.detail()).contains("ZWS2.0/NULL");
+    }
+
     @Test
     void aStreamSocketRefusesWs() {
         ZmtpSocket stream = sockets.socket(ZmtpSocketType.STREAM);

@@ -25,7 +25,6 @@ import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakeException;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
@@ -317,7 +316,7 @@ final class WsHandler extends ChannelDuplexHandler {
         closing = true;
         ctx.fireUserEventTriggered(new ZmtpHandshakeFailureEvent(new ZmtpHandshakeException(reason, message),
                 ctx.channel().remoteAddress()));
-        if (reason == ZmtpHandshakeFailureReason.MECHANISM_MISMATCH) {
+        if (reason == ZmtpHandshakeFailureReason.MECHANISM_MISMATCH && server) {
             ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.PROTOCOL_ERROR, message))
                     .addListener(ChannelFutureListener.CLOSE);
         } else {
@@ -330,9 +329,15 @@ final class WsHandler extends ChannelDuplexHandler {
         if (closing) {
             return;
         }
-        if (cause instanceof WebSocketHandshakeException || cause instanceof WebSocketClientHandshakeException) {
-            // The upgrade was refused, or answered with another subprotocol than ours.
-            handshakeFailed(ctx, ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "WebSocket upgrade: " + cause.getMessage());
+        if (cause instanceof WebSocketHandshakeException) {
+            String message = String.valueOf(cause.getMessage());
+            if (message.contains("subprotocol")) {
+                // Netty's client: the server chose no subprotocol, or another: it speaks another mechanism.
+                handshakeFailed(ctx, ZmtpHandshakeFailureReason.MECHANISM_MISMATCH,
+                        "the WebSocket server did not take subprotocol " + subprotocol + " (" + message + ")");
+            } else {
+                handshakeFailed(ctx, ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "WebSocket upgrade: " + message);
+            }
         } else if (cause instanceof DecoderException && zmtpStarted) {
             // Netty's frame decoder: a frame over the size limit, bad masking, a reserved opcode or bit.
             closing = true;
