@@ -39,6 +39,8 @@ class ThreadSafeTypesIT {
         switch (transport) {
             case "tcp":
                 return "tcp://127.0.0.1:*";
+            case "ws":
+                return "ws://127.0.0.1:*/";
             case "ipc":
                 Path dir = Files.createTempDirectory("zmtp-ts");
                 dir.toFile().deleteOnExit();
@@ -55,7 +57,7 @@ class ThreadSafeTypesIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tcp", "ipc", "inproc"})
+    @ValueSource(strings = {"tcp", "ipc", "inproc", "ws"})
     void shouldRouteEachServerReplyToTheClientThatAsked(String transport) throws Exception {
         ZmtpSocket server = sockets.socket(ZmtpSocketType.SERVER);
         String ep = server.bind(endpoint(transport));
@@ -100,7 +102,7 @@ class ThreadSafeTypesIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tcp", "ipc", "inproc"})
+    @ValueSource(strings = {"tcp", "ipc", "inproc", "ws"})
     void shouldDeliverOnlyTheGroupsADishJoined(String transport) throws Exception {
         ZmtpSocket radio = sockets.socket(ZmtpSocketType.RADIO);
         String ep = radio.bind(endpoint(transport));
@@ -171,7 +173,7 @@ class ThreadSafeTypesIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tcp", "inproc"})
+    @ValueSource(strings = {"tcp", "inproc", "ws"})
     void shouldRoundRobinFromScatterAndFairQueueIntoGather(String transport) throws Exception {
         ZmtpSocket gather1 = sockets.socket(ZmtpSocketType.GATHER);
         ZmtpSocket gather2 = sockets.socket(ZmtpSocketType.GATHER);
@@ -207,7 +209,7 @@ class ThreadSafeTypesIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tcp", "inproc"})
+    @ValueSource(strings = {"tcp", "inproc", "ws"})
     void shouldLetAPeerSendFirstToTheIdConnectPeerReturned(String transport) throws Exception {
         ZmtpSocket bound = sockets.socket(ZmtpSocketType.PEER);
         String ep = bound.bind(endpoint(transport));
@@ -229,7 +231,7 @@ class ThreadSafeTypesIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tcp", "ipc", "inproc"})
+    @ValueSource(strings = {"tcp", "ipc", "inproc", "ws"})
     void shouldTalkBothWaysOverAChannel(String transport) throws Exception {
         ZmtpSocket a = sockets.socket(ZmtpSocketType.CHANNEL);
         String ep = a.bind(endpoint(transport));
