@@ -203,14 +203,14 @@ final class WsHandler extends ChannelDuplexHandler {
         }
         zmtpStarted = true;
         pending = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
-        ctx.pipeline().addAfter(ctx.name(), "zmtp-zmtp", new ZmtpHandshakeHandler(config));
+        ctx.pipeline().addAfter(ctx.name(), "zmtp-codec-handshake", new ZmtpHandshakeHandler(config));
         ctx.fireChannelRead(peerGreeting(ctx));
     }
 
     /**
      * The greeting of a ZMTP 3.0 peer with our mechanism (the subprotocol matched it). 3.0, not 3.1: libzmq's ws
-     * engine has no SUBSCRIBE and CANCEL commands (its decoder leaves a command frame a command, which the engine
-     * ignores), and sends and expects subscriptions as 0x01/0x00-prefixed messages, which is what our codec does
+     * engine has no SUBSCRIBE and CANCEL commands (its decoder marks a command frame only as a command, not as a
+     * subscription, and its session drops such commands), and sends and expects subscriptions as 0x01/0x00-prefixed messages, which is what our codec does
      * with a 3.0 peer. PING and PONG go to 3.0 peers too, so heartbeats still work.
      */
     private ByteBuf peerGreeting(ChannelHandlerContext ctx) {
@@ -277,6 +277,7 @@ final class WsHandler extends ChannelDuplexHandler {
 
     /** {@code [ws flags][body]} as ZMTP wire bytes: a short or long frame header, then the body (not copied). */
     private static ByteBuf toZmtpFrame(ChannelHandlerContext ctx, ByteBuf content) {
+        // The other six bits are ignored, as libzmq's ws decoder ignores them.
         int wsFlags = content.readUnsignedByte();
         int size = content.readableBytes();
         int flags = ((wsFlags & 0x01) != 0 ? ZmtpConstants.FLAG_MORE : 0)
