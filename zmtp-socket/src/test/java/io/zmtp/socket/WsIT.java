@@ -156,8 +156,15 @@ class WsIT {
         pull.close();
         ZmtpSocket again = sockets.socket(ZmtpSocketType.PULL);
         again.bind(endpoint);
-        push.send(ZmtpMessage.of("after"));
-        assertThat(recv(again)).isEqualTo("after");
+        // As over tcp (PushPullIT): a message written just before the push notices the old connection died is lost
+        // with it, as in libzmq, so send until the new connection delivers.
+        String got = null;
+        for (int i = 0; i < 100 && got == null; i++) {
+            push.send(ZmtpMessage.of("after"));
+            ZmtpMessage m = again.receive(Duration.ofMillis(50));
+            got = m == null ? null : SocketTestSupport.text(m);
+        }
+        assertThat(got).isEqualTo("after");
     }
 
     @Test
