@@ -14,7 +14,8 @@ import io.zmtp.codec.ZmtpHandshakeHandler;
  * ({@code ZmtpHandshakeHandler} then the socket's handler) is the same and comes in as an initializer: tcp
  * ({@link TcpTransport}) and ipc ({@link IpcTransport}, Unix domain sockets), except that inproc
  * ({@link InprocTransport}, Netty {@code LocalChannel}) carries no messages (the socket layer joins the two ends'
- * queues) and replaces the handshake ({@link #handshakeHandler}).
+ * queues) and replaces the handshake ({@link #handshakeHandler}), as udp ({@link UdpTransport}) does; ws
+ * ({@link WsTransport}) puts an adapter there that runs the HTTP upgrade, then the usual handshake behind it.
  */
 public interface Transport {
     /** The endpoint scheme, e.g. {@code tcp}. */
