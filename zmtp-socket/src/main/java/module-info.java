@@ -7,6 +7,8 @@ module io.zmtp.socket {
     requires io.netty.resolver;
     // ws:// (ZWS 2.0): the HTTP upgrade and WebSocket framing.
     requires io.netty.codec.http;
+    // wss://: SslContext is in the WSS_SERVER_CONTEXT and WSS_CLIENT_CONTEXT options' type.
+    requires transitive io.netty.handler;
     // epoll is used when its native library loads; without the jar the sockets run on NIO.
     requires static io.netty.transport.classes.epoll;
     // DomainSocketAddress, for ipc:// on epoll; it comes with the epoll jars and is only touched when epoll runs.

@@ -88,6 +88,7 @@ public final class ZmtpContext implements AutoCloseable {
         this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis,
                 tcp,
                 new WsTransport(tcp),
+                new WsTransport(tcp, true),
                 new IpcTransport(group, epoll),
                 new UdpTransport(group, epoll),
                 inproc);

@@ -1,5 +1,6 @@
 package io.zmtp.socket;
 
+import io.netty.handler.ssl.SslContext;
 import io.zmtp.codec.security.CurveKeyPair;
 import io.zmtp.codec.security.ZmtpAuthenticator;
 
@@ -118,6 +119,27 @@ public final class ZmtpSocketOption<T> {
      */
     public static final ZmtpSocketOption<Long> MAX_SUBSCRIPTION_BYTES = new ZmtpSocketOption<>(
             "MAX_SUBSCRIPTION_BYTES", Long.class, 64L << 20, v -> v == -1 || v > 0);
+
+    /**
+     * The TLS server context (certificate chain and private key) of this socket's {@code wss://} listeners; not in
+     * libzmq, whose wss takes PEM files through ZMQ_WSS_CERT_PEM and ZMQ_WSS_KEY_PEM. Required to bind wss://: a
+     * bind without one fails with {@link ZmtpSocketException.EndpointFailed}. Must be a server context
+     * ({@code SslContextBuilder.forServer(...)}). Read when bind is called.
+     */
+    public static final ZmtpSocketOption<SslContext> WSS_SERVER_CONTEXT = new ZmtpSocketOption<>(
+            "WSS_SERVER_CONTEXT", SslContext.class, null, SslContext::isServer);
+
+    /**
+     * The TLS client context of this socket's {@code wss://} connections; not in libzmq, whose ZMQ_WSS_TRUST_PEM
+     * names one CA certificate. Must be a client context ({@code SslContextBuilder.forClient()}). {@code null} (the
+     * default) uses a context that trusts the JDK's default CA certificates and checks that the server's
+     * certificate names the host connected to (HTTPS's identification): what a browser does, so that a wss://
+     * connection is authenticated unless the application says otherwise, rather than encrypted to whoever answers
+     * (libzmq's draft wss options likewise verify the server, against a trust PEM or the system's CAs). A
+     * self-signed server needs a context that trusts its certificate. Read when connect is called.
+     */
+    public static final ZmtpSocketOption<SslContext> WSS_CLIENT_CONTEXT = new ZmtpSocketOption<>(
+            "WSS_CLIENT_CONTEXT", SslContext.class, null, SslContext::isClient);
 
     private final String name;
     private final Class<T> type;

@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.handler.ssl.SslContext;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpSocketEvent;
@@ -12,6 +13,7 @@ import io.zmtp.socket.ZmtpSocketOption;
 import io.zmtp.socket.transport.Endpoint;
 import io.zmtp.socket.transport.InprocTransport;
 import io.zmtp.socket.transport.Transport;
+import io.zmtp.socket.transport.WsTransport;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -83,8 +85,12 @@ final class SocketEndpoints {
     }
 
     private void initPipeline(Channel ch, Transport transport, Pipe pipe, ZmtpConfig config, KernelBuffers buffers,
-                              Runnable onHandshake) {
+                              SslContext tls, Runnable onHandshake) {
         buffers.apply(ch);
+        if (tls != null) {
+            // wss://: read by the transport's handshake handler, which puts TLS first in the pipeline.
+            ch.attr(WsTransport.SSL_CONTEXT).set(tls);
+        }
         if (transport instanceof InprocTransport) {
             // Before the handlers, whose hello goes out at once: the peer joins its queue to this pipe on reading it.
             pipe.inbound().readRules(socket.readsMessages(), socket.inboundCommands());
@@ -109,6 +115,17 @@ final class SocketEndpoints {
         checkRawStream(ep);
         checkUdp(ep, true);
         Transport transport = socket.context.transport(ep.scheme());
+        SslContext tls = null;
+        if (isSecure(transport)) {
+            tls = options.value(ZmtpSocketOption.WSS_SERVER_CONTEXT);
+            if (tls == null) {
+                IllegalStateException e = new IllegalStateException("a wss:// listener needs the server's certificate"
+                        + " and key: set the socket's WSS_SERVER_CONTEXT option (a Netty SslContext) first");
+                reportBindFailed(endpoint, e);
+                throw new ZmtpSocketException.EndpointFailed("bind " + endpoint + " failed: " + e.getMessage(), e);
+            }
+        }
+        SslContext serverTls = tls;
         ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
         int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
         int rcvHwm = options.value(ZmtpSocketOption.RCVHWM);
@@ -135,7 +152,7 @@ final class SocketEndpoints {
                         return;
                     }
                     ch.closeFuture().addListener(x -> l.accepted.remove(pipe));
-                    initPipeline(ch, transport, pipe, config, buffers, null);
+                    initPipeline(ch, transport, pipe, config, buffers, serverTls, null);
                 }
             });
         } catch (IllegalArgumentException | UncheckedIOException e) {
@@ -203,6 +220,19 @@ final class SocketEndpoints {
         } catch (IllegalArgumentException e) {
             throw new ZmtpSocketException.EndpointFailed(e.getMessage(), e);
         }
+        SslContext tls = null;
+        if (isSecure(transport)) {
+            tls = options.value(ZmtpSocketOption.WSS_CLIENT_CONTEXT);
+            if (tls == null) {
+                try {
+                    tls = WsTransport.defaultClientContext();
+                } catch (javax.net.ssl.SSLException e) {
+                    throw new ZmtpSocketException.EndpointFailed("connect " + endpoint + ": no default TLS client"
+                            + " context (" + e.getMessage() + "); set the socket's WSS_CLIENT_CONTEXT option", e);
+                }
+            }
+        }
+        SslContext clientTls = tls;
         ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
         KernelBuffers buffers = KernelBuffers.of(options);
         Pipe pipe = new Pipe(socket, true, endpoint,
@@ -212,7 +242,7 @@ final class SocketEndpoints {
                 onHandshake -> new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        initPipeline(ch, transport, pipe, config, buffers, onHandshake);
+                        initPipeline(ch, transport, pipe, config, buffers, clientTls, onHandshake);
                     }
                 },
                 options.value(ZmtpSocketOption.RECONNECT_IVL), options.value(ZmtpSocketOption.RECONNECT_IVL_MAX));
@@ -363,10 +393,15 @@ final class SocketEndpoints {
         if (socket.xrawStream() && "inproc".equals(ep.scheme())) {
             throw new ZmtpSocketException.EndpointFailed("STREAM talks to raw tcp or ipc peers; inproc:// has no bytes");
         }
-        if (socket.xrawStream() && "ws".equals(ep.scheme())) {
+        if (socket.xrawStream() && ("ws".equals(ep.scheme()) || "wss".equals(ep.scheme()))) {
             // libzmq has no raw WebSocket either: a STREAM's bytes would need a framing of their own.
-            throw new ZmtpSocketException.EndpointFailed("STREAM talks to raw tcp or ipc peers, not over ws://");
+            throw new ZmtpSocketException.EndpointFailed("STREAM talks to raw tcp or ipc peers, not over "
+                    + ep.scheme() + "://");
         }
+    }
+
+    private static boolean isSecure(Transport transport) {
+        return transport instanceof WsTransport && ((WsTransport) transport).secure();
     }
 
     /** Stops connecting for one pipe {@code connect} made (the others made for its endpoint stay). */

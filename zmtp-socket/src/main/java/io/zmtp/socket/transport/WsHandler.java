@@ -34,6 +34,10 @@ import io.netty.handler.codec.http.websocketx.WebSocketHandshakeException;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketVersion;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.CharsetUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpCodecException;
@@ -45,6 +49,7 @@ import io.zmtp.codec.ZmtpHandshakeFailureReason;
 import io.zmtp.codec.ZmtpHandshakeHandler;
 import io.zmtp.codec.ZmtpProtocolErrorEvent;
 
+import javax.net.ssl.SSLException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 
@@ -66,6 +71,11 @@ import java.nio.charset.StandardCharsets;
  * close the connection with a WebSocket close frame and a {@link ZmtpProtocolErrorEvent}. A message too large is
  * refused twice over: Netty's frame decoder stops at the limit the tcp decoder has (plus the flags byte and CURVE's
  * overhead), and our frame decoder then checks the exact size as over tcp.
+ *
+ * <p>wss://: with an {@link WsTransport#SSL_CONTEXT} on the channel, an {@link SslHandler} goes first in the pipeline
+ * (a client's names the host connected to, for SNI and the host name check); the upgrade waits for the TLS
+ * handshake, and a TLS handshake that fails is a {@link ZmtpHandshakeFailureEvent} (PROTOCOL_ERROR, "TLS handshake
+ * failed: " and the JDK's reason) before the close.
  */
 final class WsHandler extends ChannelDuplexHandler {
     private static final String SUBPROTOCOL_PREFIX = "ZWS2.0/";
@@ -104,6 +114,15 @@ final class WsHandler extends ChannelDuplexHandler {
         long timeout = config.handshakeTimeoutMillis() > 0 ? config.handshakeTimeoutMillis()
                 : DEFAULT_UPGRADE_TIMEOUT_MILLIS;
         String name = ctx.name();
+        SslContext tls = ctx.channel().attr(WsTransport.SSL_CONTEXT).get();
+        if (tls != null) {
+            // Before everything, the socket's connection monitor included: it sees the connection as bytes, and
+            // the handshake failure event as any other.
+            SslHandler ssl = server ? tls.newHandler(ctx.alloc())
+                    : tls.newHandler(ctx.alloc(), host(address.hostPort()), port(address.hostPort()));
+            ssl.setHandshakeTimeoutMillis(timeout);
+            p.addFirst("ws-tls", ssl);
+        }
         if (server) {
             p.addBefore(name, "ws-http", new HttpServerCodec());
             p.addBefore(name, "ws-aggregator", new HttpObjectAggregator(MAX_HTTP_MESSAGE));
@@ -119,7 +138,7 @@ final class WsHandler extends ChannelDuplexHandler {
                     .decoderConfig(decoderConfig())
                     .build()));
         } else {
-            URI uri = URI.create("ws://" + address.hostPort() + address.path());
+            URI uri = URI.create((tls != null ? "wss://" : "ws://") + address.hostPort() + address.path());
             p.addBefore(name, "ws-http", new HttpClientCodec());
             p.addBefore(name, "ws-aggregator", new HttpObjectAggregator(MAX_HTTP_MESSAGE));
             p.addBefore(name, "ws-protocol", new WebSocketClientProtocolHandler(WebSocketClientProtocolConfig
@@ -133,6 +152,22 @@ final class WsHandler extends ChannelDuplexHandler {
                     .handleCloseFrames(true)
                     .dropPongFrames(true)
                     .build()));
+        }
+    }
+
+    /** The host of tcp's {@code host:port}, an IPv6 literal without its brackets. */
+    private static String host(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    /** The port of tcp's {@code host:port} (-1 if it isn't a number: TLS then goes without it). */
+    private static int port(String hostPort) {
+        try {
+            return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 
@@ -170,6 +205,13 @@ final class WsHandler extends ChannelDuplexHandler {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof SslHandshakeCompletionEvent) {
+            SslHandshakeCompletionEvent tls = (SslHandshakeCompletionEvent) evt;
+            if (!tls.isSuccess()) {
+                tlsFailed(ctx, tls.cause());
+            }
+            return;
+        }
         if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete) {
             String chosen = ((WebSocketServerProtocolHandler.HandshakeComplete) evt).selectedSubprotocol();
             if (chosen == null) {
@@ -325,12 +367,40 @@ final class WsHandler extends ChannelDuplexHandler {
         }
     }
 
+    /** The TLS handshake failed (Netty's SslHandler closes the connection itself). */
+    private void tlsFailed(ChannelHandlerContext ctx, Throwable cause) {
+        if (closing) {
+            return;
+        }
+        Throwable reason = cause;
+        while (!(reason instanceof SSLException) && reason.getCause() != null) {
+            reason = reason.getCause();
+        }
+        String why = reason instanceof NotSslRecordException
+                // Its message is the bytes received, in hex: a ws:// client's request, most likely.
+                ? "the peer did not speak TLS (NotSslRecordException; a ws:// peer on a wss:// port?)"
+                : reason.toString();
+        handshakeFailed(ctx, ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "TLS handshake failed: " + why);
+    }
+
+    private static boolean isTls(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof SSLException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (closing) {
             return;
         }
-        if (cause instanceof WebSocketHandshakeException) {
+        if (!zmtpStarted && isTls(cause)) {
+            // Before (or instead of) SslHandler's handshake event: the same failure.
+            tlsFailed(ctx, cause);
+        } else if (cause instanceof WebSocketHandshakeException) {
             String message = String.valueOf(cause.getMessage());
             if (message.contains("subprotocol")) {
                 // Netty's client: the server chose no subprotocol, or another: it speaks another mechanism.

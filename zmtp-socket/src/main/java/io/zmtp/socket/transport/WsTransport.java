@@ -5,8 +5,12 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.util.AttributeKey;
 import io.zmtp.codec.ZmtpConfig;
+
+import javax.net.ssl.SSLException;
 
 /**
  * {@code ws://host:port/path}: ZeroMQ over WebSocket, ZWS 2.0 (rfc 45) as libzmq 4.3.5 speaks it. The host and port
@@ -14,22 +18,68 @@ import io.zmtp.codec.ZmtpConfig;
  * the resource the WebSocket upgrade asks for. A binding side is an HTTP server on host:port that upgrades requests
  * for the path; a connecting side is a WebSocket client. What runs on the connection is {@link WsHandler}'s.
  *
- * <p>The seams for what comes later: wss:// is this with an {@code SslHandler} first in the pipeline; sharing a
- * port with an HTTP server is {@link WsHandler}'s answer to requests for other paths (404 today).
+ * <p>{@code wss://host:port/path} is the same with TLS: an {@code SslHandler} first in the pipeline, made from the
+ * {@link SslContext} the socket layer puts in {@link #SSL_CONTEXT} (the socket's {@code WSS_SERVER_CONTEXT} or
+ * {@code WSS_CLIENT_CONTEXT} option, or {@link #defaultClientContext()}). One instance per scheme.
+ *
+ * <p>The seam for what comes later: sharing a port with an HTTP server is {@link WsHandler}'s answer to requests
+ * for other paths (404 today).
  */
 public final class WsTransport implements Transport {
     /** Where a connection's upgrade goes (set on each channel before the socket's handlers are added). */
     static final AttributeKey<WsAddress> ADDRESS = AttributeKey.valueOf(WsTransport.class, "address");
 
-    private final TcpTransport tcp;
+    /**
+     * The TLS context of a wss:// connection: set on each channel by the socket layer before the transport's
+     * handshake handler is added (a server context on accepted channels, a client one on connecting channels).
+     * Absent on ws:// channels.
+     */
+    public static final AttributeKey<SslContext> SSL_CONTEXT = AttributeKey.valueOf(WsTransport.class, "sslContext");
 
+    private static volatile SslContext defaultClientContext;
+
+    private final TcpTransport tcp;
+    private final boolean secure;
+
+    /** ws://. */
     public WsTransport(TcpTransport tcp) {
+        this(tcp, false);
+    }
+
+    /** wss:// if {@code secure}, else ws://. */
+    public WsTransport(TcpTransport tcp, boolean secure) {
         this.tcp = tcp;
+        this.secure = secure;
     }
 
     @Override
     public String scheme() {
-        return "ws";
+        return secure ? "wss" : "ws";
+    }
+
+    /** Whether this is wss://: its channels need an {@link #SSL_CONTEXT}. */
+    public boolean secure() {
+        return secure;
+    }
+
+    /**
+     * The client context of wss:// connections whose socket has none: the JDK's default trust store (its CA
+     * certificates) and HTTPS's host name check, so a server is accepted only with a certificate a CA vouches for,
+     * naming the host connected to. Made once.
+     */
+    public static SslContext defaultClientContext() throws SSLException {
+        SslContext c = defaultClientContext;
+        if (c == null) {
+            synchronized (WsTransport.class) {
+                c = defaultClientContext;
+                if (c == null) {
+                    // Named, not left to Netty's default (which a system property can turn off).
+                    c = SslContextBuilder.forClient().endpointIdentificationAlgorithm("HTTPS").build();
+                    defaultClientContext = c;
+                }
+            }
+        }
+        return c;
     }
 
     /** {@code host:port} (tcp's form) and the path, which starts with {@code /}. */
@@ -105,7 +155,7 @@ public final class WsTransport implements Transport {
     @Override
     public String boundEndpoint(Endpoint requested, Channel serverChannel) {
         String tcpBound = tcp.boundEndpoint(requested, serverChannel);
-        return "ws://" + tcpBound.substring("tcp://".length()) + parse(requested.address()).path();
+        return scheme() + "://" + tcpBound.substring("tcp://".length()) + parse(requested.address()).path();
     }
 
     @Override
