@@ -153,6 +153,20 @@ public abstract class SocketBase implements PipeListener {
         }
     }
 
+    /**
+     * For {@code ZmtpWebSocketHandler}: the initializer of connections an application's HTTP server upgrades to ZWS
+     * on {@code path}, with this socket's options as they are now.
+     */
+    public io.netty.channel.ChannelInitializer<io.netty.channel.Channel> webSocketAcceptor(String path) {
+        lock.lock();
+        try {
+            checkOpen();
+            return endpoints.webSocketAcceptor(path, options);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public void unbind(String endpoint) {
         lock.lock();
         try {

@@ -16,13 +16,16 @@ import io.zmtp.socket.transport.Transport;
 import io.zmtp.socket.transport.WsTransport;
 
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A socket's endpoints: the listeners {@code bind} made and the connections they accepted, and the connectors and
@@ -59,6 +62,8 @@ final class SocketEndpoints {
     private final Map<String, List<Connector>> connectors = new ConcurrentHashMap<>();
     private final Map<String, List<Pipe>> connectPipes = new ConcurrentHashMap<>();
     private final Map<String, Listener> listeners = new ConcurrentHashMap<>();
+    /** Listeners on an application's HTTP port (webSocketAcceptor): connections, but no server channel. */
+    private final List<Listener> sharedListeners = new CopyOnWriteArrayList<>();
 
     SocketEndpoints(SocketBase socket) {
         this.socket = socket;
@@ -125,36 +130,12 @@ final class SocketEndpoints {
                 throw new ZmtpSocketException.EndpointFailed("bind " + endpoint + " failed: " + e.getMessage(), e);
             }
         }
-        SslContext serverTls = tls;
-        ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
-        int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
-        int rcvHwm = options.value(ZmtpSocketOption.RCVHWM);
-        long maxSubscriptionBytes = options.value(ZmtpSocketOption.MAX_SUBSCRIPTION_BYTES);
-        KernelBuffers buffers = KernelBuffers.of(options);
         // Made before binding: a connection may be accepted before bind returns (an inproc peer waiting for the
         // name connects the moment it is bound), and its pipe belongs to this listener all the same.
         Listener l = new Listener(endpoint, transport);
         ChannelFuture f;
         try {
-            f = transport.bind(ep, new ChannelInitializer<Channel>() {
-                @Override
-                protected void initChannel(Channel ch) {
-                    String bound = l.endpoint;
-                    Pipe pipe = new Pipe(socket, false, bound != null ? bound : endpoint, sndHwm, rcvHwm);
-                    pipe.budget().limitSubscriptions(maxSubscriptionBytes);
-                    // Added, then the check: close and unbind set their flag, then collect the accepted pipes (both
-                    // volatile), so either they end this connection or this sees the flag. Checked first, a
-                    // connection accepted while they collected would outlive them, open and unread.
-                    l.accepted.put(pipe, ch);
-                    if (socket.isClosed() || l.unbound) {
-                        l.accepted.remove(pipe);
-                        ch.close();
-                        return;
-                    }
-                    ch.closeFuture().addListener(x -> l.accepted.remove(pipe));
-                    initPipeline(ch, transport, pipe, config, buffers, serverTls, null);
-                }
-            });
+            f = transport.bind(ep, acceptor(l, ch -> l.endpoint != null ? l.endpoint : endpoint, options, tls));
         } catch (IllegalArgumentException | UncheckedIOException e) {
             // The transport's checks before any channel exists: a malformed address, or (ipc) a path in use.
             reportBindFailed(endpoint, e);
@@ -173,6 +154,59 @@ final class SocketEndpoints {
         listeners.put(real, l);
         reportListening(real, f.channel());
         return real;
+    }
+
+    /**
+     * What a listener of {@code l} does with each connection it accepts: a pipe of its own, owned by {@code l} (so
+     * unbind and close end it), and the socket's handlers. The options are read now, as bind reads them.
+     */
+    private ChannelInitializer<Channel> acceptor(Listener l, Function<Channel, String> pipeEndpoint,
+                                                 SocketOptions options, SslContext tls) {
+        Transport transport = l.transport;
+        ZmtpConfig config = options.zmtpConfig(socket.type, socket.context.zapAuthenticator());
+        int sndHwm = options.value(ZmtpSocketOption.SNDHWM);
+        int rcvHwm = options.value(ZmtpSocketOption.RCVHWM);
+        long maxSubscriptionBytes = options.value(ZmtpSocketOption.MAX_SUBSCRIPTION_BYTES);
+        KernelBuffers buffers = KernelBuffers.of(options);
+        return new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                Pipe pipe = new Pipe(socket, false, pipeEndpoint.apply(ch), sndHwm, rcvHwm);
+                pipe.budget().limitSubscriptions(maxSubscriptionBytes);
+                // Added, then the check: close and unbind set their flag, then collect the accepted pipes (both
+                // volatile), so either they end this connection or this sees the flag. Checked first, a
+                // connection accepted while they collected would outlive them, open and unread.
+                l.accepted.put(pipe, ch);
+                if (socket.isClosed() || l.unbound) {
+                    l.accepted.remove(pipe);
+                    ch.close();
+                    return;
+                }
+                ch.closeFuture().addListener(x -> l.accepted.remove(pipe));
+                initPipeline(ch, transport, pipe, config, buffers, tls, null);
+            }
+        };
+    }
+
+    /**
+     * The initializer for connections an application's own HTTP server upgrades to ZWS on {@code path}
+     * ({@code ZmtpWebSocketHandler}): as a ws:// listener's, with a listener that has no server channel of its own.
+     * Its pipes are named {@code ws://<local address><path>}; the socket's close ends them, as a listener's.
+     */
+    ChannelInitializer<Channel> webSocketAcceptor(String path, SocketOptions options) {
+        Listener l = new Listener("ws://*" + path, socket.context.transport("ws"));
+        sharedListeners.add(l);
+        return acceptor(l, ch -> {
+            java.net.SocketAddress local = ch.localAddress();
+            String hostPort = local instanceof InetSocketAddress
+                    ? hostPort((InetSocketAddress) local) : String.valueOf(local);
+            return "ws://" + hostPort + path;
+        }, options, null);
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        String host = a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + a.getPort();
     }
 
     /**
@@ -272,6 +306,9 @@ final class SocketEndpoints {
         for (Listener l : listeners.values()) {
             l.accepted.keySet().forEach(action);
         }
+        for (Listener l : sharedListeners) {
+            l.accepted.keySet().forEach(action);
+        }
     }
 
     /**
@@ -287,11 +324,12 @@ final class SocketEndpoints {
             // for, and their pipe doesn't know their channel yet, so terminating it wouldn't close them. Left open,
             // they lived until HANDSHAKE_IVL, or for ever with HANDSHAKE_IVL 0. One whose handshake completes
             // meanwhile finds its pipe terminated and closes itself (Pipe.onHandshake).
-            l.accepted.forEach((pipe, ch) -> {
-                if (pipe.channel() == null) {
-                    ch.close();
-                }
-            });
+            closeHandshaking(l);
+        }
+        for (Listener l : sharedListeners) {
+            // The port is the application's; what this socket accepted on it is its own.
+            l.unbound = true;
+            closeHandshaking(l);
         }
         List<Connector> stopping = new ArrayList<>();
         for (List<Connector> cs : connectors.values()) {
@@ -299,6 +337,14 @@ final class SocketEndpoints {
         }
         connectors.clear();
         return stopping;
+    }
+
+    private static void closeHandshaking(Listener l) {
+        l.accepted.forEach((pipe, ch) -> {
+            if (pipe.channel() == null) {
+                ch.close();
+            }
+        });
     }
 
     /**
@@ -326,11 +372,15 @@ final class SocketEndpoints {
         for (Listener l : listeners.values()) {
             out.addAll(l.accepted.keySet());
         }
+        for (Listener l : sharedListeners) {
+            out.addAll(l.accepted.keySet());
+        }
     }
 
     /** Forgets every endpoint (the socket is closed). */
     void clear() {
         listeners.clear();
+        sharedListeners.clear();
         connectPipes.clear();
     }
 

@@ -124,8 +124,11 @@ final class WsHandler extends ChannelDuplexHandler {
             p.addFirst("ws-tls", ssl);
         }
         if (server) {
-            p.addBefore(name, "ws-http", new HttpServerCodec());
-            p.addBefore(name, "ws-aggregator", new HttpObjectAggregator(MAX_HTTP_MESSAGE));
+            if (!Boolean.TRUE.equals(ctx.channel().attr(WsTransport.SHARED_PORT).get())) {
+                p.addBefore(name, "ws-http", new HttpServerCodec());
+                p.addBefore(name, "ws-aggregator", new HttpObjectAggregator(MAX_HTTP_MESSAGE));
+            }
+            // On a shared port, the application's HttpServerCodec: Netty's handshaker replaces it at the upgrade.
             p.addBefore(name, "ws-protocol", new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig
                     .newBuilder()
                     .websocketPath(address.path())

@@ -22,8 +22,10 @@ import javax.net.ssl.SSLException;
  * {@link SslContext} the socket layer puts in {@link #SSL_CONTEXT} (the socket's {@code WSS_SERVER_CONTEXT} or
  * {@code WSS_CLIENT_CONTEXT} option, or {@link #defaultClientContext()}). One instance per scheme.
  *
- * <p>The seam for what comes later: sharing a port with an HTTP server is {@link WsHandler}'s answer to requests
- * for other paths (404 today).
+ * <p>A port shared with an application's HTTP server ({@code io.zmtp.socket.ZmtpWebSocketHandler}): the channel
+ * is the application's, with its {@code HttpServerCodec} and {@code HttpObjectAggregator} already there; it is marked
+ * by {@link #markSharedPort} before the socket's handlers are added, and {@link WsHandler} then adds only the
+ * WebSocket handlers. A ws:// listener of our own answers requests for other paths with 404.
  */
 public final class WsTransport implements Transport {
     /** Where a connection's upgrade goes (set on each channel before the socket's handlers are added). */
@@ -35,6 +37,9 @@ public final class WsTransport implements Transport {
      * Absent on ws:// channels.
      */
     public static final AttributeKey<SslContext> SSL_CONTEXT = AttributeKey.valueOf(WsTransport.class, "sslContext");
+
+    /** Set on a channel of an application's HTTP server that is being upgraded (see {@link #markSharedPort}). */
+    static final AttributeKey<Boolean> SHARED_PORT = AttributeKey.valueOf(WsTransport.class, "sharedPort");
 
     private static volatile SslContext defaultClientContext;
 
@@ -105,6 +110,17 @@ public final class WsTransport implements Transport {
             }
         }
         return new WsAddress(hostPort, path);
+    }
+
+    /**
+     * Marks {@code ch}, a connection of an application's HTTP server whose pipeline decodes and aggregates HTTP
+     * already, as about to be upgraded to ZWS on {@code path}: call before adding the socket's handlers, then pass
+     * the upgrade request (a {@code FullHttpRequest}) to them.
+     */
+    public static void markSharedPort(Channel ch, String path) {
+        WsAddress a = parse(path.startsWith("/") ? "*" + path : path);
+        ch.attr(ADDRESS).set(a);
+        ch.attr(SHARED_PORT).set(Boolean.TRUE);
     }
 
     /** The socket's initializer, after the attribute that tells {@link WsHandler} which side and path it is. */
