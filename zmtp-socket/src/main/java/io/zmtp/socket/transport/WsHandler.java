@@ -337,7 +337,7 @@ final class WsHandler extends ChannelDuplexHandler {
         return ctx.alloc().compositeBuffer(2).addComponents(true, header, content);
     }
 
-    /** Another path on our port: not ours to serve (yet: the seam for sharing a port with an HTTP server). */
+    /** Another path on our own ws:// port: not ours to serve (on a shared port, ZmtpWebSocketHandler passes it on). */
     private void notFound(ChannelHandlerContext ctx, HttpRequest request) {
         ReferenceCountUtil.release(request);
         closing = true;
