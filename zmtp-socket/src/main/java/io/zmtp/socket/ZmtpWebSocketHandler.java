@@ -51,14 +51,13 @@ public final class ZmtpWebSocketHandler extends ChannelInboundHandlerAdapter {
      * A handler that upgrades requests for {@code path} (exactly: no query string) to connections of
      * {@code socket}, which must not be a STREAM.
      *
-     * @throws IllegalArgumentException if {@code path} doesn't start with {@code /}
+     * @throws IllegalArgumentException if {@code path} doesn't start with {@code /}, or has spaces, {@code #} or
+     *         characters outside printable ASCII
      * @throws ZmtpSocketException.EndpointFailed if {@code socket} is a STREAM
      * @throws ZmtpSocketException.Closed if {@code socket} is closed
      */
     public static ZmtpWebSocketHandler of(ZmtpSocket socket, String path) {
-        if (path == null || !path.startsWith("/")) {
-            throw new IllegalArgumentException("ws path: " + path + " (expected: /...)");
-        }
+        WsTransport.checkPath(path);
         if (socket.type() == io.zmtp.codec.ZmtpSocketType.STREAM) {
             throw new ZmtpSocketException.EndpointFailed("STREAM talks to raw tcp or ipc peers, not over ws://");
         }

@@ -202,6 +202,8 @@ class WsSharedPortIT {
         ZmtpSocket pull = sockets.socket(ZmtpSocketType.PULL);
         assertThatThrownBy(() -> ZmtpWebSocketHandler.of(pull, "zmq"))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ZmtpWebSocketHandler.of(pull, "/a path"))
+                .isInstanceOf(IllegalArgumentException.class);
         ZmtpSocket stream = sockets.socket(ZmtpSocketType.STREAM);
         assertThatThrownBy(() -> ZmtpWebSocketHandler.of(stream, "/zmq"))
                 .isInstanceOf(ZmtpSocketException.EndpointFailed.class);

@@ -118,9 +118,23 @@ public final class WsTransport implements Transport {
      * the upgrade request (a {@code FullHttpRequest}) to them.
      */
     public static void markSharedPort(Channel ch, String path) {
-        WsAddress a = parse(path.startsWith("/") ? "*" + path : path);
-        ch.attr(ADDRESS).set(a);
+        checkPath(path);
+        ch.attr(ADDRESS).set(parse("*" + path));
         ch.attr(SHARED_PORT).set(Boolean.TRUE);
+    }
+
+    /**
+     * Checks a ws path as bind and connect check it: starts with {@code /}, printable ASCII, no spaces or
+     * {@code #}.
+     *
+     * @throws IllegalArgumentException if it isn't one
+     */
+    public static String checkPath(String path) {
+        if (path == null || !path.startsWith("/")) {
+            throw new IllegalArgumentException("ws path: " + path + " (expected: /...)");
+        }
+        parse("*" + path);
+        return path;
     }
 
     /** The socket's initializer, after the attribute that tells {@link WsHandler} which side and path it is. */
