@@ -190,6 +190,23 @@ class WssIT {
         assertThat(s.detail()).contains("TLS handshake failed").contains("did not speak TLS");
     }
 
+    /** A peer that connects and says nothing: HANDSHAKE_IVL bounds the TLS handshake too. */
+    @Test
+    void aSilentPeerTimesOutInTheTlsHandshake() throws Exception {
+        ZmtpSocket pull = sockets.socket(ZmtpSocketType.PULL);
+        pull.setOption(ZmtpSocketOption.WSS_SERVER_CONTEXT, serverContext);
+        pull.setOption(ZmtpSocketOption.HANDSHAKE_IVL, 300);
+        BlockingQueue<ZmtpSocketEvent> events = new LinkedBlockingQueue<>();
+        pull.monitor(events::add);
+        String endpoint = pull.bind("wss://127.0.0.1:*/");
+        int port = Integer.parseInt(endpoint.replaceAll(".*:(\\d+)/$", "$1"));
+        try (java.net.Socket silent = new java.net.Socket("127.0.0.1", port)) {
+            ZmtpSocketEvent e = await(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
+            assertThat(e.failureReason()).isEqualTo(ZmtpHandshakeFailureReason.TIMEOUT);
+            assertThat(e.detail()).contains("TLS handshake failed");
+        }
+    }
+
     @Test
     void bindingWithoutAServerContextFails() throws Exception {
         ZmtpSocket pull = sockets.socket(ZmtpSocketType.PULL);

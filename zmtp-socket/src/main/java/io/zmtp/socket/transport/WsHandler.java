@@ -38,6 +38,7 @@ import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.util.CharsetUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpCodecException;
@@ -74,8 +75,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>wss://: with an {@link WsTransport#SSL_CONTEXT} on the channel, an {@link SslHandler} goes first in the pipeline
  * (a client's names the host connected to, for SNI and the host name check); the upgrade waits for the TLS
- * handshake, and a TLS handshake that fails is a {@link ZmtpHandshakeFailureEvent} (PROTOCOL_ERROR, "TLS handshake
- * failed: " and the JDK's reason) before the close.
+ * handshake (bounded by the handshake timeout), and a TLS handshake that fails is a {@link ZmtpHandshakeFailureEvent}
+ * (PROTOCOL_ERROR, or TIMEOUT; "TLS handshake failed: " and the JDK's reason) before the close.
  */
 final class WsHandler extends ChannelDuplexHandler {
     private static final String SUBPROTOCOL_PREFIX = "ZWS2.0/";
@@ -383,7 +384,8 @@ final class WsHandler extends ChannelDuplexHandler {
                 // Its message is the bytes received, in hex: a ws:// client's request, most likely.
                 ? "the peer did not speak TLS (NotSslRecordException; a ws:// peer on a wss:// port?)"
                 : reason.toString();
-        handshakeFailed(ctx, ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "TLS handshake failed: " + why);
+        handshakeFailed(ctx, reason instanceof SslHandshakeTimeoutException ? ZmtpHandshakeFailureReason.TIMEOUT
+                : ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "TLS handshake failed: " + why);
     }
 
     private static boolean isTls(Throwable cause) {
