@@ -92,17 +92,22 @@ class WsIT {
     @ValueSource(strings = {"NULL", "PLAIN", "CURVE"})
     void pushPullCarriesMultipartAndLargeMessages(String mechanism) {
         ZmtpSocket[] s = pair(ZmtpSocketType.PULL, ZmtpSocketType.PUSH, mechanism);
-        s[1].send(ZmtpMessage.of("one", "", "three"));
-        assertThat(recv(s[0])).isEqualTo("one||three");
         // Over 255 bytes: a long ZMTP frame header each way; and many at once, which the encoder batches.
+        pushPull(s[0], s[1], 200);
+    }
+
+    /** A multipart message, a 70 KB one, then {@code count} small ones at once, each received whole and in order. */
+    static void pushPull(ZmtpSocket pull, ZmtpSocket push, int count) {
+        push.send(ZmtpMessage.of("one", "", "three"));
+        assertThat(recv(pull)).isEqualTo("one||three");
         String big = "x".repeat(70_000);
-        s[1].send(ZmtpMessage.of(big));
-        for (int i = 0; i < 200; i++) {
-            s[1].send(ZmtpMessage.of("m" + i));
+        push.send(ZmtpMessage.of(big));
+        for (int i = 0; i < count; i++) {
+            push.send(ZmtpMessage.of("m" + i));
         }
-        assertThat(recv(s[0])).isEqualTo(big);
-        for (int i = 0; i < 200; i++) {
-            assertThat(recv(s[0])).isEqualTo("m" + i);
+        assertThat(recv(pull)).isEqualTo(big);
+        for (int i = 0; i < count; i++) {
+            assertThat(recv(pull)).isEqualTo("m" + i);
         }
     }
 
@@ -110,11 +115,16 @@ class WsIT {
     @ValueSource(strings = {"NULL", "PLAIN", "CURVE"})
     void reqRepRoundTrips(String mechanism) {
         ZmtpSocket[] s = pair(ZmtpSocketType.REP, ZmtpSocketType.REQ, mechanism);
+        reqRep(s[0], s[1]);
+    }
+
+    /** Three requests and their replies. */
+    static void reqRep(ZmtpSocket rep, ZmtpSocket req) {
         for (int i = 0; i < 3; i++) {
-            s[1].send(ZmtpMessage.of("ping" + i));
-            assertThat(recv(s[0])).isEqualTo("ping" + i);
-            s[0].send(ZmtpMessage.of("pong" + i));
-            assertThat(recv(s[1])).isEqualTo("pong" + i);
+            req.send(ZmtpMessage.of("ping" + i));
+            assertThat(recv(rep)).isEqualTo("ping" + i);
+            rep.send(ZmtpMessage.of("pong" + i));
+            assertThat(recv(req)).isEqualTo("pong" + i);
         }
     }
 
