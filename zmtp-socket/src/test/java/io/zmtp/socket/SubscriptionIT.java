@@ -125,4 +125,29 @@ class SubscriptionIT {
         xsub.send(subscription(0, "A"));
         assertThat(recv(xpub)).as("the last count's CANCEL is forwarded").isEqualTo("\u0000A");
     }
+
+    /**
+     * A PUB that connects, and a SUB that comes back while the PUB's application is idle: the new connection's
+     * SUBSCRIBE reaches the PUB's pipe before the application next calls in and learns the old connection went away,
+     * and must survive the old connection's subscriptions being dropped.
+     */
+    @Test
+    void shouldKeepTheSubscriptionsOfANewConnectionThatArriveBeforeTheOldOnesEnd() throws Exception {
+        ZmtpSocket sub = sockets.socket(ZmtpSocketType.SUB);
+        sub.setOption(ZmtpSocketOption.SUBSCRIBE, "t".getBytes());
+        String ep = sub.bind("tcp://127.0.0.1:*");
+        ZmtpSocket pub = sockets.socket(ZmtpSocketType.PUB);
+        pub.connect(ep);
+        SocketTestSupport.awaitFirst(pub, sub, "t-first");
+        sub.close();
+        ZmtpSocket again = sockets.socket(ZmtpSocketType.SUB);
+        again.setOption(ZmtpSocketOption.SUBSCRIBE, "t".getBytes());
+        again.bind(ep);
+        // The PUB reconnects (RECONNECT_IVL 100 ms) and reads the new SUBSCRIBE while its application does nothing.
+        for (int i = 0; i < 200 && again.peers().stream().noneMatch(p -> p.state() == ZmtpPeer.State.CONNECTED); i++) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(300);
+        assertThat(SocketTestSupport.awaitFirst(pub, again, "t-again")).isEqualTo("t-again");
+    }
 }

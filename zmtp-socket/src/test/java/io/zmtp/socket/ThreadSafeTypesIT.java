@@ -159,6 +159,31 @@ class ThreadSafeTypesIT {
         assertThat(awaitGroup(again, dish, "a")).as("joined again on the new connection").isTrue();
     }
 
+    /**
+     * A RADIO that connects, and a DISH that comes back while the RADIO's application is idle: the new connection's
+     * JOINs reach the RADIO's pipe before the application next calls in and learns the old connection went away, and
+     * must survive that (they were discarded with the old connection's state).
+     */
+    @Test
+    void shouldKeepTheJoinsOfANewConnectionThatArriveBeforeTheOldOnesEnd() throws Exception {
+        ZmtpSocket dish = sockets.socket(ZmtpSocketType.DISH);
+        dish.join("a");
+        String ep = dish.bind("tcp://127.0.0.1:*");
+        ZmtpSocket radio = sockets.socket(ZmtpSocketType.RADIO);
+        radio.connect(ep);
+        assertThat(awaitGroup(radio, dish, "a")).isTrue();
+        dish.close();
+        ZmtpSocket again = sockets.socket(ZmtpSocketType.DISH);
+        again.join("a");
+        again.bind(ep);
+        // The RADIO reconnects (RECONNECT_IVL 100 ms) and reads the new JOIN while its application does nothing.
+        for (int i = 0; i < 200 && again.peers().stream().noneMatch(p -> p.state() == ZmtpPeer.State.CONNECTED); i++) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(300);
+        assertThat(awaitGroup(radio, again, "a")).as("the new connection's JOIN applied").isTrue();
+    }
+
     private static boolean awaitGroup(ZmtpSocket radio, ZmtpSocket dish, String group) {
         for (int i = 0; i < 400; i++) {
             radio.send(ZmtpMessage.of("ping").group(group));

@@ -70,13 +70,18 @@ public final class PubSocket extends SocketBase {
 
     @Override
     protected void xdetach(Pipe pipe) {
+        // Gone for good: what it still holds is applied (and, on XPUB, handed on) before its subscriptions go.
+        processSubscriptions(pipe, true);
         xdisconnected(pipe);
         waiting.remove(pipe);
     }
 
     @Override
     protected void xdisconnected(Pipe pipe) {
-        processSubscriptions(pipe, true);
+        // Not applied here what the pipe still holds: a connecting PUB's pipe may already hold its next connection's
+        // SUBSCRIBEs, read before the application called in and learnt of this disconnection; dropping the old
+        // connection's subscriptions after applying them lost those. They are applied in order later; what the old
+        // connection left pairs up in order too, and a stale subscription only sends the SUB what it then filters.
         ConnectionBudget budget = pipe.budget();
         trie.removeOwner(pipe, xpub ? topic -> forApp(subscriptionMessage(0, topic), NO_PIPE) : null,
                 budget::refundSubscription);

@@ -70,7 +70,10 @@ public final class RadioSocket extends SocketBase {
 
     @Override
     protected void xdisconnected(Pipe pipe) {
-        discardCommands(pipe);
+        // The groups go with the connection; what is still queued in the pipe stays, to be applied in order: a
+        // connecting RADIO's pipe may already hold its next connection's JOINs, read before the application called in
+        // and learnt of this disconnection. What the old connection left is applied too: its JOINs and LEAVEs pair up
+        // in order, and a stale JOIN only makes us send a group the DISH then drops.
         Set<String> groups = joined.remove(pipe);
         if (groups != null) {
             for (String g : groups) {
