@@ -153,34 +153,35 @@ public final class RadioSocket extends SocketBase {
             throw new ZmtpSocketException.InvalidMessage("RADIO sends to a group: set the message's group");
         }
         processCommands();
-        Set<Pipe> joinedPipes = members.get(group);
-        Set<Pipe> targets = udpPipes.isEmpty() ? joinedPipes : withUdp(joinedPipes);
-        ZmtpOverflowPolicy policy = overflowPolicy();
-        if (targets != null && (policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL)) {
-            for (Pipe p : targets) {
-                if (p.isActive() && !p.hasRoom()) {
-                    return false;
-                }
-            }
-        }
-        if (targets == null) {
+        Set<Pipe> joinedPipes = members.getOrDefault(group, Set.of());
+        if (joinedPipes.isEmpty() && udpPipes.isEmpty()) {
             msg.release();
             return true;
+        }
+        ZmtpOverflowPolicy policy = overflowPolicy();
+        if ((policy == ZmtpOverflowPolicy.BLOCK || policy == ZmtpOverflowPolicy.FAIL)
+                && (anyFull(joinedPipes) || anyFull(udpPipes))) {
+            return false;
         }
         // On the wire (and over inproc, where the DISH reads the same form): the group, with MORE, then the body.
         msg.group(null);
         msg.addFirst(Unpooled.wrappedBuffer(group.getBytes(StandardCharsets.UTF_8)));
         distributor.replaceOldest(policy == ZmtpOverflowPolicy.DROP_OLDEST);
-        distributor.send(msg, sink -> targets.forEach(sink));
+        // The two sets never share a pipe: a udp pipe reads no JOIN (UdpHandler passes none on).
+        distributor.send(msg, sink -> {
+            udpPipes.forEach(sink);
+            joinedPipes.forEach(sink);
+        });
         return true;
     }
 
-    private Set<Pipe> withUdp(Set<Pipe> joinedPipes) {
-        Set<Pipe> all = new LinkedHashSet<>(udpPipes);
-        if (joinedPipes != null) {
-            all.addAll(joinedPipes);
+    private static boolean anyFull(Set<Pipe> pipes) {
+        for (Pipe p : pipes) {
+            if (p.isActive() && !p.hasRoom()) {
+                return true;
+            }
         }
-        return all;
+        return false;
     }
 
     @Override
