@@ -37,9 +37,6 @@ abstract class SocketImpl extends SocketSecurityAccess {
     private ZmtpMessage pending;
     /** Frames of the message being received that are still to be taken. */
     private ZmtpMessage partial;
-    /** The routing id and group of the message being received (CLIENT/SERVER, RADIO/DISH). */
-    private int receivedRoutingId;
-    private String receivedGroup;
     private volatile String lastEndpoint;
     private ZmtpPoller eventsPoller;
 
@@ -365,8 +362,6 @@ abstract class SocketImpl extends SocketSecurityAccess {
             if (m == null) {
                 return null;
             }
-            receivedRoutingId = m.routingId();
-            receivedGroup = m.group();
             if (m.size() == 0) {
                 m.release();
                 return Unpooled.EMPTY_BUFFER;
@@ -392,20 +387,24 @@ abstract class SocketImpl extends SocketSecurityAccess {
             partial = null;
             return m;
         }
-        m = receiveMessage(flags);
-        if (m != null) {
-            receivedRoutingId = m.routingId();
-            receivedGroup = m.group();
+        return receiveMessage(flags);
+    }
+
+    /** CLIENT, SERVER, RADIO, DISH...: single-part messages, a routing id or group beside them. */
+    final boolean isThreadSafe() {
+        switch (socketType) {
+            case SERVER:
+            case CLIENT:
+            case RADIO:
+            case DISH:
+            case SCATTER:
+            case GATHER:
+            case PEER:
+            case CHANNEL:
+                return true;
+            default:
+                return false;
         }
-        return m;
-    }
-
-    int receivedRoutingId() {
-        return receivedRoutingId;
-    }
-
-    String receivedGroup() {
-        return receivedGroup;
     }
 
     private ZmtpMessage receiveMessage(int flags) {
