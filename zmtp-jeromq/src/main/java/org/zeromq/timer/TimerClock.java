@@ -1,0 +1,28 @@
+package org.zeromq.timer;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Where timers and tickets read the time and how they wait: the system's monotonic clock in use, a fake one in tests
+ * (so that no test asserts on elapsed time).
+ */
+interface TimerClock {
+    /** The monotonic clock, in milliseconds, and {@link Thread#sleep}. */
+    TimerClock SYSTEM = new TimerClock() {
+        @Override
+        public long nowMillis() {
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+        }
+
+        @Override
+        public void sleep(long millis) throws InterruptedException {
+            Thread.sleep(millis);
+        }
+    };
+
+    /** Milliseconds from an arbitrary origin; never goes back. */
+    long nowMillis();
+
+    /** Waits {@code millis} milliseconds (a fake clock moves itself forward instead). */
+    void sleep(long millis) throws InterruptedException;
+}
