@@ -19,13 +19,16 @@ function add(listId, line, newestFirst) {
   while (list.children.length > MAX_LINES) list.removeChild(newestFirst ? list.lastChild : list.firstChild);
 }
 
+document.getElementById("stats-url").textContent = base + "/zmq/stats";
+document.getElementById("work-url").textContent = base + "/zmq/work";
+
 // Live stats: a SUB to the server's PUB. Each message is [topic, JSON].
 const stats = new ZwsSocket(base + "/zmq/stats");
 stats.onopen = () => show("stats-state", "open");
 stats.onclose = (e) => show("stats-state", "closed");
 stats.onmessage = ([topic, body]) => {
   const s = JSON.parse(text.decode(body));
-  add("stats", `${text.decode(topic)} #${s.seq}: ${s.served} requests served, at ${s.time}`, true);
+  add("stats", `${text.decode(topic)} #${s.seq}: served ${s.served} at ${s.time}`, true);
 };
 stats.subscribe("stats");
 
