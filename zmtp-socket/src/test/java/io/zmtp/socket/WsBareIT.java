@@ -195,13 +195,21 @@ class WsBareIT {
         }
     }
 
-    /** The bare form has no security: a PLAIN server, and a thread-safe type (ZMTP 3 only), don't take it. */
+    /**
+     * The bare form has no handshake: a PLAIN server, a NULL socket that would ask about its peers (a ZAP domain, an
+     * authenticator of its own) and a thread-safe type (ZMTP 3 only) don't take it.
+     */
     @Test
-    void aPlainServerAndAThreadSafeTypeRefuseTheBareForm() throws Exception {
+    void socketsWithSecurityOrAThreadSafeTypeRefuseTheBareForm() throws Exception {
         ZmtpSocket plain = sockets.socket(ZmtpSocketType.PULL);
         plain.setOption(ZmtpSocketOption.PLAIN_SERVER, true);
+        ZmtpSocket zap = sockets.socket(ZmtpSocketType.PULL);
+        zap.setOption(ZmtpSocketOption.ZAP_DOMAIN, "global");
+        ZmtpSocket authenticated = sockets.socket(ZmtpSocketType.PULL);
+        authenticated.setOption(ZmtpSocketOption.AUTHENTICATOR,
+                request -> CompletableFuture.completedFuture(io.zmtp.codec.security.ZmtpAuthResult.allow()));
         ZmtpSocket server = sockets.socket(ZmtpSocketType.SERVER);
-        for (ZmtpSocket s : new ZmtpSocket[] {plain, server}) {
+        for (ZmtpSocket s : new ZmtpSocket[] {plain, zap, authenticated, server}) {
             BlockingQueue<ZmtpSocketEvent> events = new LinkedBlockingQueue<>();
             s.monitor(events::add);
             try (BarePeer peer = BarePeer.client(s.bind("ws://127.0.0.1:*/"), "ZWS2.0")) {

@@ -7,6 +7,8 @@ import io.zmtp.codec.ZmtpConstants;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.codec.ZmtpVersion;
 import io.zmtp.codec.mechanism.NullMechanism;
+import io.zmtp.codec.security.ZmtpAuthenticator;
+import io.zmtp.socket.internal.ZapClient;
 
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
@@ -25,7 +27,9 @@ import java.util.EnumSet;
  * names the first type ours may talk to, so none is checked (libzmq checks none either), and the peer's
  * {@code ZmtpPeer.socketType()} is that type, not one the peer said. A command frame after it is a protocol error
  * (2.0 has none; libzmq's ws heartbeats are WebSocket pings, which Netty answers). The thread-safe types need ZMTP
- * 3's commands and never take it. Browsers need it: their {@code WebSocket} refuses {@code ZWS2.0/NULL}, whose
+ * 3's commands and never take it. Nor does a socket whose NULL handshake would ask someone about the peer (a ZAP
+ * domain, or an {@code AUTHENTICATOR} of the application's): with no handshake there is nobody to ask, and the bare
+ * form must not be a way around them. Browsers need it: their {@code WebSocket} refuses {@code ZWS2.0/NULL}, whose
  * {@code /} is not a token character (RFC 6455 section 4.1, RFC 2616 section 2.2).</li>
  * </ul>
  * A client offers what libzmq's offers ({@code ZWS2.0/NULL,ZWS2.0} with NULL, else its mechanism's); a server
@@ -52,13 +56,23 @@ final class WsSubprotocol {
     }
 
     /**
-     * Whether {@code config} may speak the bare form: NULL security (nothing to strip), a type with ZMTP 2.0 code,
-     * and 2.0 among the accepted versions.
+     * Whether {@code config} may speak the bare form: NULL security (nothing to strip) that asks nobody about the
+     * peer, a type with a ZMTP 2.0 code, and 2.0 among the accepted versions.
      */
     static boolean acceptsBare(ZmtpConfig config) {
-        return NullMechanism.NAME.equals(config.mechanism().name()) && !config.socketType().isThreadSafe()
-                && config.socketType().zmtp20Code() >= 0 && config.acceptedVersions().contains(ZmtpVersion.ZMTP_20)
-                && peerTypeFor(config.socketType()) != null;
+        return NullMechanism.NAME.equals(config.mechanism().name()) && !nullAsksAnyone(config)
+                && !config.socketType().isThreadSafe() && config.socketType().zmtp20Code() >= 0
+                && config.acceptedVersions().contains(ZmtpVersion.ZMTP_20) && peerTypeFor(config.socketType()) != null;
+    }
+
+    /**
+     * Whether a NULL handshake would ask anyone: yes with a ZAP domain (as in libzmq), or with any authenticator
+     * but the two that let NULL in without asking when there is none (libzmq's default, and the context's ZAP
+     * client, which asks a ZAP handler only for a ZAP domain).
+     */
+    private static boolean nullAsksAnyone(ZmtpConfig config) {
+        ZmtpAuthenticator a = config.authenticator();
+        return !config.zapDomain().isEmpty() || !(a == ZmtpAuthenticator.LIBZMQ_DEFAULT || a instanceof ZapClient);
     }
 
     /** Whether the subprotocol the upgrade chose is the bare one. */
