@@ -32,10 +32,11 @@ try {
   });
   await page.waitForFunction(() => document.querySelectorAll("#stats li").length >= 2, null, { timeout: 15000 });
   await page.fill("#body", "hello from chromium");
-  await page.click("#send");
-  await page.waitForFunction(() => document.querySelectorAll("#replies li").length >= 1, null, { timeout: 15000 });
+  // Three at once: zws.js sends them one after another, REQ-style, each when the last reply is in.
+  for (let i = 0; i < 3; i++) await page.click("#send");
+  await page.waitForFunction(() => document.querySelectorAll("#replies li").length >= 3, null, { timeout: 15000 });
   // A live message after the request: the workers' count includes it.
-  await page.waitForFunction(() => document.querySelector("#stats li")?.textContent.includes("served 1 "),
+  await page.waitForFunction(() => document.querySelector("#stats li")?.textContent.includes("served 3 "),
     null, { timeout: 15000 });
   result.stats = await page.locator("#stats li").allTextContents();
   result.replies = await page.locator("#replies li").allTextContents();

@@ -55,6 +55,17 @@ const served = (async () => {
 const reply = (await req.request("hello")).map((f) => text.decode(f));
 await served;
 check(reply.length === 2 && reply[0] === "reply" && reply[1] === "to hello", "libzmq ROUTER reply -> zws.js: " + JSON.stringify(reply));
+
+// Two requests at once: zws.js sends the second only once the first is answered, as a REQ socket does.
+const echo = (async () => {
+  for (let i = 0; i < 2; i++) {
+    const [id, delimiter, body] = await router.receive();
+    await router.send([id, delimiter, "echo " + text.decode(body)]);
+  }
+})();
+const both = (await Promise.all([req.request("one"), req.request("two")])).map(([f]) => text.decode(f));
+await echo;
+check(both[0] === "echo one" && both[1] === "echo two", "two requests at once, answered in turn: " + JSON.stringify(both));
 check(req.peerRoutingId !== null && req.peerRoutingId.length === 0, "libzmq's routing id message came first (empty)");
 
 sub.close();

@@ -81,14 +81,14 @@ export class ZwsSocket {
 
   /**
    * REQ-style request to a ROUTER (or REP): sends ["", ...frames] and resolves with the reply's frames after its
-   * empty delimiter. Replies come back in request order (the server answers each connection's requests in turn);
-   * use send() and onmessage for anything else.
+   * empty delimiter. As a REQ socket, one request is out at a time: later calls wait their turn (a ROUTER's
+   * workers may answer in any order, so the next request goes only once the reply to the last is in).
    */
   request(frames) {
     if (!Array.isArray(frames)) frames = [frames];
     return new Promise((resolve, reject) => {
-      this._requests.push({ resolve, reject });
-      this.send(["", ...frames]);
+      this._requests.push({ frames, resolve, reject });
+      if (this._requests.length === 1) this.send(["", ...frames]);
     });
   }
 
@@ -129,6 +129,7 @@ export class ZwsSocket {
     this._parts = [];
     if (this._requests.length > 0 && frames.length > 0 && frames[0].length === 0) {
       this._requests.shift().resolve(frames.slice(1));
+      if (this._requests.length > 0) this.send(["", ...this._requests[0].frames]);
       return;
     }
     this.onmessage(frames);
