@@ -43,8 +43,8 @@ class ZwsJsInteropIT {
         String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(node.exitValue()).as(out).isZero();
         assertThat(out).contains("ok libzmq PUB -> zws.js SUB", "ok zws.js request -> libzmq ROUTER",
-                "ok libzmq ROUTER reply -> zws.js", "ok two requests at once", "ok libzmq's routing id message came first",
-                "done");
+                "ok libzmq ROUTER reply -> zws.js", "ok two requests at once",
+                "ok libzmq's routing id message came first", "done");
     }
 
     /** Node 22 has a global WebSocket; 20.10+ only behind a flag; older ones none (the script then says so). */

@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
                 + "reply, without blocking the event loop.",
             "The web page (GET /app/) subscribes to live stats over ZeroMQ-over-WebSocket (a PUB at /zmq/stats) and "
                 + "sends requests to the workers' ROUTER (/zmq/work) from the browser.",
-            "Try: curl localhost:9090/ and curl -d hello localhost:9090/work; the page: localhost:9090/app/ in a browser"})
+            "Try: curl localhost:9090/ and curl -d hello localhost:9090/work; the page: localhost:9090/app/ in a "
+                + "browser"})
 public final class HttpCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "9090", description = "HTTP port (default: ${DEFAULT-VALUE}).")
     int port;

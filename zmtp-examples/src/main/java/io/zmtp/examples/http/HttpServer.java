@@ -51,7 +51,7 @@ final class HttpServer implements AutoCloseable {
         return ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
-    /** Takes no new connections; those open stay (close the ZeroMQ sockets, which close theirs, then {@link #close}). */
+    /** Takes no new connections; open ones stay (close the ZeroMQ sockets, which close theirs, then {@link #close}). */
     void stopAccepting() throws InterruptedException {
         channel.close().sync();
     }
