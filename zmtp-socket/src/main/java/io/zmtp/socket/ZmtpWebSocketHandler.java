@@ -27,7 +27,8 @@ import java.util.List;
  *
  * <p>The socket owns each upgraded connection as it owns those a ws:// listener accepts: a pipe per connection
  * (named {@code ws://<local address><path>}), the monitor's ACCEPTED, HANDSHAKE_* and DISCONNECTED events, the
- * socket's mechanism (the subprotocol {@code ZWS2.0/NULL}, {@code /PLAIN} or {@code /CURVE}) and limits; closing the
+ * socket's mechanism (the subprotocol {@code ZWS2.0/NULL}, {@code /PLAIN} or {@code /CURVE}; with NULL also the
+ * bare {@code ZWS2.0}, the only one a browser can offer) and limits; closing the
  * socket closes them. The socket's options are read when {@link #of} is called, as bind reads them. On the upgrade,
  * the handlers after this one are removed from that connection's pipeline: it carries ZeroMQ from then on. After
  * the socket is closed, an upgrade request for the path closes its connection. The connections run on the server's

@@ -24,7 +24,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The routes: {@code GET /} answers the application's JSON at once; {@code POST /work} hands the body to the ZeroMQ
- * workers and answers with their reply when it comes, on this channel's event loop, which never waits for it.
+ * workers and answers with their reply when it comes, on this channel's event loop, which never waits for it;
+ * {@code GET /app/} and its files are the web page ({@link StaticFiles}). (The page's WebSocket upgrades never get
+ * here: the {@code ZmtpWebSocketHandler}s before this take them.)
  *
  * <p>HTTP/1.1 lets a client send requests before the earlier ones are answered (pipelining), and a worker's reply
  * can come after a later {@code GET /} is ready: responses wait in {@code pending}, in request order, and go out
@@ -50,11 +52,13 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private final byte[] appInfo;
     private final WorkClient work;
+    private final StaticFiles files;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
 
-    HttpHandler(byte[] appInfo, WorkClient work) {
+    HttpHandler(byte[] appInfo, WorkClient work, StaticFiles files) {
         this.appInfo = appInfo;
         this.work = work;
+        this.files = files;
     }
 
     @Override
@@ -77,9 +81,27 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             } else {
                 respond(ctx, p, error(p, HttpResponseStatus.METHOD_NOT_ALLOWED), false);
             }
+        } else if (files.get(path) != null || path.equals("/app")) {
+            respond(ctx, p, file(p, request, path), false);
         } else {
             respond(ctx, p, error(p, HttpResponseStatus.NOT_FOUND), false);
         }
+    }
+
+    /** A file of the web page ({@code /app} itself redirects to {@code /app/}, so relative links resolve). */
+    private FullHttpResponse file(Pending p, FullHttpRequest request, String path) {
+        if (!request.method().equals(HttpMethod.GET) && !request.method().equals(HttpMethod.HEAD)) {
+            return error(p, HttpResponseStatus.METHOD_NOT_ALLOWED);
+        }
+        if (path.equals("/app")) {
+            FullHttpResponse r = error(p, HttpResponseStatus.MOVED_PERMANENTLY);
+            r.headers().set(HttpHeaderNames.LOCATION, StaticFiles.PREFIX);
+            return r;
+        }
+        StaticFiles.File f = files.get(path);
+        FullHttpResponse r = json(p, HttpResponseStatus.OK, Unpooled.wrappedBuffer(f.bytes()));
+        r.headers().set(HttpHeaderNames.CONTENT_TYPE, f.contentType());
+        return r;
     }
 
     /** A worker's reply, or why there is none; called on whichever thread completed the call. */

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The ZeroMQ workers behind {@code POST /work}: a ROUTER bound on an endpoint (inproc, or tcp so that callers may
@@ -21,17 +22,22 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>This library's sockets are thread-safe, so the pool's threads share the one ROUTER: each takes the next
  * request, and replies on it. (With libzmq each thread would have a socket of its own behind a proxy.)
+ *
+ * <p>The web page is another caller: the HTTP server hands the ROUTER its WebSocket connection, and the page sends
+ * REQ-style requests, {@code ["", body]}: the empty delimiter stands where the correlation id is, and comes back.
  */
 final class WorkerPool implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
+    private final ZmtpSocket router;
     private final String endpoint;
+    private final AtomicLong served = new AtomicLong();
 
     WorkerPool(ZmtpContext context, String endpoint, int workers, long workNanos) {
-        ZmtpSocket router = context.socket(ZmtpSocketType.ROUTER);
+        router = context.socket(ZmtpSocketType.ROUTER);
         this.endpoint = router.bind(endpoint);
         for (int i = 0; i < workers; i++) {
             int id = i + 1;
-            Thread t = new Thread(() -> serve(router, id, workNanos), "http-worker-" + id);
+            Thread t = new Thread(() -> serve(id, workNanos), "http-worker-" + id);
             t.setDaemon(true);
             t.start();
             threads.add(t);
@@ -42,7 +48,17 @@ final class WorkerPool implements AutoCloseable {
         return endpoint;
     }
 
-    private static void serve(ZmtpSocket router, int id, long workNanos) {
+    /** The workers' ROUTER, for the web page's WebSocket connections. */
+    ZmtpSocket router() {
+        return router;
+    }
+
+    /** Requests answered so far. */
+    long served() {
+        return served.get();
+    }
+
+    private void serve(int id, long workNanos) {
         try {
             for (;;) {
                 ZmtpMessage request = router.receive();
@@ -60,6 +76,7 @@ final class WorkerPool implements AutoCloseable {
                 request.release();
                 router.send(ZmtpMessage.wrap(callerId, correlationId, Unpooled.copiedBuffer(
                         "{\"worker\":" + id + ",\"bytes\":" + bytes + "}", StandardCharsets.UTF_8)));
+                served.incrementAndGet();
             }
         } catch (ZmtpSocketException.Closed e) {
             // The context closed.

@@ -1,7 +1,6 @@
 package io.zmtp.socket.transport;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
@@ -43,7 +42,6 @@ import io.netty.util.CharsetUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpCodecException;
 import io.zmtp.codec.ZmtpConfig;
-import io.zmtp.codec.ZmtpConstants;
 import io.zmtp.codec.ZmtpHandshakeException;
 import io.zmtp.codec.ZmtpHandshakeFailureEvent;
 import io.zmtp.codec.ZmtpHandshakeFailureReason;
@@ -52,21 +50,18 @@ import io.zmtp.codec.ZmtpProtocolErrorEvent;
 
 import javax.net.ssl.SSLException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A ws:// connection's adapter between Netty's WebSocket handlers and the unchanged ZMTP codec, so that NULL, PLAIN,
  * CURVE, heartbeats and the decoder's limits work as over tcp. ZWS 2.0 (rfc 45, libzmq's ws_engine) differs from
  * ZMTP over tcp in two ways only, and this undoes both:
  * <ul>
- * <li>No greeting: the WebSocket subprotocol ({@code ZWS2.0/NULL}, {@code /PLAIN}, {@code /CURVE}) names the
- * mechanism. Once the upgrade is done this adds {@link ZmtpHandshakeHandler} after itself, swallows the 64 greeting
- * bytes it writes, and feeds it the greeting a ZMTP 3.0 peer with that mechanism would have sent (3.0 for the
- * subscriptions: see {@link #peerGreeting}).</li>
- * <li>Framing: each binary WebSocket message is one ZMTP frame, a flags byte (MORE 0x01, COMMAND 0x02, as
- * ws_protocol.hpp has them) then the body. Inbound, a message becomes a ZMTP frame header plus the body, without a
- * copy; outbound, the bytes the encoder writes (several frames per buffer, or a frame over several) are cut back
- * into frames, one binary message each.</li>
+ * <li>No greeting: the WebSocket subprotocol ({@code ZWS2.0/NULL}, {@code /PLAIN}, {@code /CURVE}, or the bare
+ * {@code ZWS2.0}: see {@link WsSubprotocol}) says what it would have. Once the upgrade is done this adds
+ * {@link ZmtpHandshakeHandler} after itself, drops the greeting bytes it writes, and feeds it the greeting the
+ * subprotocol stands for.</li>
+ * <li>Framing: each binary WebSocket message is one ZMTP frame, a flags byte then the body
+ * ({@link WsFrameAdapter}).</li>
  * </ul>
  * As libzmq's ws decoder: text messages, fragmented messages and empty binary messages are protocol errors, which
  * close the connection with a WebSocket close frame and a {@link ZmtpProtocolErrorEvent}. A message too large is
@@ -79,29 +74,26 @@ import java.nio.charset.StandardCharsets;
  * (PROTOCOL_ERROR, or TIMEOUT; "TLS handshake failed: " and the JDK's reason) before the close.
  */
 final class WsHandler extends ChannelDuplexHandler {
-    private static final String SUBPROTOCOL_PREFIX = "ZWS2.0/";
     /** Room above maxMessageSize in Netty's limit: the flags byte, and a CURVE MESSAGE's header, nonce and MAC. */
     private static final int FRAME_SLACK = 64;
     /** The largest upgrade request or response; a browser's, cookies included, fits. */
     private static final int MAX_HTTP_MESSAGE = 16 * 1024;
-    private static final int GREETING_LENGTH = ZmtpConstants.GREETING_LENGTH;
     private static final long DEFAULT_UPGRADE_TIMEOUT_MILLIS = 10_000;
 
     private final ZmtpConfig config;
-    private final String subprotocol;
+    /** The subprotocols a client offers and a server accepts, in order of preference. */
+    private final String subprotocols;
     private final int maxPayload;
     private boolean server;
     private boolean zmtpStarted;
     private boolean decoderReplaced;
     private boolean closing;
-    /** Greeting bytes our ZmtpHandshakeHandler will still write (ZWS has none on the wire). */
-    private int greetingToSwallow = GREETING_LENGTH;
-    /** What the encoder wrote that is not yet a whole frame. */
-    private CompositeByteBuf pending;
+    /** From the upgrade on: ZWS messages to ZMTP wire bytes and back. */
+    private WsFrameAdapter frames;
 
     WsHandler(ZmtpConfig config) {
         this.config = config;
-        this.subprotocol = SUBPROTOCOL_PREFIX + config.mechanism().name();
+        this.subprotocols = WsSubprotocol.offered(config);
         long max = config.maxMessageSize();
         this.maxPayload = max < 0 || max > Integer.MAX_VALUE - FRAME_SLACK ? Integer.MAX_VALUE
                 : (int) max + FRAME_SLACK;
@@ -133,8 +125,9 @@ final class WsHandler extends ChannelDuplexHandler {
             p.addBefore(name, "ws-protocol", new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig
                     .newBuilder()
                     .websocketPath(address.path())
-                    // Only our mechanism's: a client offering another gets no subprotocol, and a close from us.
-                    .subprotocols(subprotocol)
+                    // Only our mechanism's (and the bare one with NULL): a client offering another gets no
+                    // subprotocol, and a close from us.
+                    .subprotocols(subprotocols)
                     .checkStartsWith(false)
                     .handshakeTimeoutMillis(timeout)
                     .handleCloseFrames(true)
@@ -149,7 +142,7 @@ final class WsHandler extends ChannelDuplexHandler {
                     .newBuilder()
                     .webSocketUri(uri)
                     .version(WebSocketVersion.V13)
-                    .subprotocol(subprotocol)
+                    .subprotocol(subprotocols)
                     .allowExtensions(false)
                     .maxFramePayloadLength(maxPayload)
                     .handshakeTimeoutMillis(timeout)
@@ -221,16 +214,16 @@ final class WsHandler extends ChannelDuplexHandler {
             if (chosen == null) {
                 // libzmq just drops such a client; a close frame tells a browser's script why.
                 handshakeFailed(ctx, ZmtpHandshakeFailureReason.MECHANISM_MISMATCH,
-                        "the WebSocket client offered no subprotocol " + subprotocol);
+                        "the WebSocket client offered none of the subprotocols " + subprotocols);
                 return;
             }
-            startZmtp(ctx);
+            startZmtp(ctx, chosen);
             replaceDecoder(ctx);
             return;
         }
         if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
-            // Netty's handshaker has checked that the server chose the subprotocol we asked for.
-            startZmtp(ctx);
+            // Netty's handshaker has checked that the server chose a subprotocol we offered.
+            startZmtp(ctx, clientSubprotocol(ctx));
             replaceDecoder(ctx);
             return;
         }
@@ -242,33 +235,23 @@ final class WsHandler extends ChannelDuplexHandler {
         ctx.fireUserEventTriggered(evt);
     }
 
-    /** Upgrade done: the ZMTP handshake starts after us, and gets the greeting the subprotocol stands for. */
-    private void startZmtp(ChannelHandlerContext ctx) {
+    /** Upgrade done: the ZMTP handshake starts after us, and gets the greeting the chosen subprotocol stands for. */
+    private void startZmtp(ChannelHandlerContext ctx, String chosen) {
         if (zmtpStarted) {
             return;
         }
         zmtpStarted = true;
-        pending = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
-        ctx.pipeline().addAfter(ctx.name(), "zmtp-codec-handshake", new ZmtpHandshakeHandler(config));
-        ctx.fireChannelRead(peerGreeting(ctx));
+        boolean bare = WsSubprotocol.isBare(chosen);
+        frames = new WsFrameAdapter(ctx.alloc(), WsSubprotocol.ourGreetingToSwallow(bare));
+        ctx.pipeline().addAfter(ctx.name(), "zmtp-codec-handshake",
+                new ZmtpHandshakeHandler(WsSubprotocol.codecConfig(config, bare)));
+        ctx.fireChannelRead(WsSubprotocol.peerGreeting(ctx.alloc(), config, bare));
     }
 
-    /**
-     * The greeting of a ZMTP 3.0 peer with our mechanism (the subprotocol matched it). 3.0, not 3.1: libzmq's ws
-     * engine has no SUBSCRIBE and CANCEL commands (its decoder marks a command frame only as a command, not as a
-     * subscription, and its session drops such commands), and sends and expects subscriptions as 0x01/0x00-prefixed messages, which is what our codec does
-     * with a 3.0 peer. PING and PONG go to 3.0 peers too, so heartbeats still work.
-     */
-    private ByteBuf peerGreeting(ChannelHandlerContext ctx) {
-        ByteBuf g = ctx.alloc().buffer(GREETING_LENGTH);
-        g.writeByte(0xFF).writeZero(8).writeByte(0x7F);
-        g.writeByte(3).writeByte(0);
-        byte[] mechanism = config.mechanism().name().getBytes(StandardCharsets.US_ASCII);
-        g.writeBytes(mechanism).writeZero(ZmtpConstants.MECHANISM_LENGTH - mechanism.length);
-        // as-server: not read by our greeting check (libzmq's greeting always has 0 there too).
-        g.writeByte(0);
-        g.writeZero(GREETING_LENGTH - g.writerIndex());
-        return g;
+    /** The subprotocol the server chose, which Netty's client handshaker has checked is one we offered. */
+    private static String clientSubprotocol(ChannelHandlerContext ctx) {
+        WebSocketClientProtocolHandler h = ctx.pipeline().get(WebSocketClientProtocolHandler.class);
+        return h == null ? null : h.handshaker().actualSubprotocol();
     }
 
     @Override
@@ -279,8 +262,9 @@ final class WsHandler extends ChannelDuplexHandler {
         }
         if (msg instanceof WebSocketFrame && !zmtpStarted) {
             // A frame that came in the same read as the 101 response can reach us before Netty's
-            // HANDSHAKE_COMPLETE event: it proves the upgrade is done all the same.
-            startZmtp(ctx);
+            // HANDSHAKE_COMPLETE event: it proves the upgrade is done all the same. (Only a client's: a server's
+            // event comes when its 101 is written, before the client can send.)
+            startZmtp(ctx, clientSubprotocol(ctx));
         }
         handleRead(ctx, msg);
     }
@@ -306,7 +290,7 @@ final class WsHandler extends ChannelDuplexHandler {
                 protocolError(ctx, f, WebSocketCloseStatus.PROTOCOL_ERROR, "empty WebSocket message (no flags byte)");
                 return;
             }
-            ctx.fireChannelRead(toZmtpFrame(ctx, content));
+            ctx.fireChannelRead(WsFrameAdapter.toZmtpFrame(ctx.alloc(), content));
         } else if (msg instanceof TextWebSocketFrame) {
             protocolError(ctx, (WebSocketFrame) msg, WebSocketCloseStatus.INVALID_MESSAGE_TYPE,
                     "text WebSocket message (ZWS 2.0 carries binary messages only)");
@@ -319,23 +303,6 @@ final class WsHandler extends ChannelDuplexHandler {
         } else {
             ReferenceCountUtil.release(msg);
         }
-    }
-
-    /** {@code [ws flags][body]} as ZMTP wire bytes: a short or long frame header, then the body (not copied). */
-    private static ByteBuf toZmtpFrame(ChannelHandlerContext ctx, ByteBuf content) {
-        // The other six bits are ignored, as libzmq's ws decoder ignores them.
-        int wsFlags = content.readUnsignedByte();
-        int size = content.readableBytes();
-        int flags = ((wsFlags & 0x01) != 0 ? ZmtpConstants.FLAG_MORE : 0)
-                | ((wsFlags & 0x02) != 0 ? ZmtpConstants.FLAG_COMMAND : 0);
-        ByteBuf header;
-        if (size <= 255) {
-            header = ctx.alloc().buffer(2).writeByte(flags).writeByte(size);
-        } else {
-            header = ctx.alloc().buffer(9).writeByte(flags | ZmtpConstants.FLAG_LONG).writeLong(size);
-        }
-        // The composite takes over the frame's reference to its content.
-        return ctx.alloc().compositeBuffer(2).addComponents(true, header, content);
     }
 
     /** Another path on our own ws:// port: not ours to serve (on a shared port, ZmtpWebSocketHandler passes it on). */
@@ -410,7 +377,7 @@ final class WsHandler extends ChannelDuplexHandler {
             if (message.contains("subprotocol")) {
                 // Netty's client: the server chose no subprotocol, or another: it speaks another mechanism.
                 handshakeFailed(ctx, ZmtpHandshakeFailureReason.MECHANISM_MISMATCH,
-                        "the WebSocket server did not take subprotocol " + subprotocol + " (" + message + ")");
+                        "the WebSocket server took none of the subprotocols " + subprotocols + " (" + message + ")");
             } else {
                 handshakeFailed(ctx, ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "WebSocket upgrade: " + message);
             }
@@ -442,72 +409,13 @@ final class WsHandler extends ChannelDuplexHandler {
             ctx.write(msg, promise);
             return;
         }
-        ByteBuf buf = (ByteBuf) msg;
-        if (pending == null) {
-            // Removed: the channel is closing.
-            buf.release();
-            promise.tryFailure(new java.nio.channels.ClosedChannelException());
-            return;
-        }
-        if (greetingToSwallow > 0) {
-            int n = Math.min(greetingToSwallow, buf.readableBytes());
-            buf.skipBytes(n);
-            greetingToSwallow -= n;
-        }
-        if (!buf.isReadable()) {
-            buf.release();
-            promise.trySuccess();
-            return;
-        }
-        pending.addComponent(true, buf);
-        // Each whole frame goes out as one message; this write's promise goes with the last of them (bytes of a
-        // frame not yet whole wait for the next write, which completes them).
-        ByteBuf frame = nextFrame(ctx);
-        if (frame == null) {
-            promise.trySuccess();
-            return;
-        }
-        while (true) {
-            ByteBuf next = nextFrame(ctx);
-            if (next == null) {
-                ctx.write(new BinaryWebSocketFrame(frame), promise);
-                break;
-            }
-            ctx.write(new BinaryWebSocketFrame(frame), ctx.voidPromise());
-            frame = next;
-        }
-        pending.discardReadComponents();
-    }
-
-    /** The next whole ZMTP frame of {@link #pending} as a ZWS payload, or null until one has arrived. */
-    private ByteBuf nextFrame(ChannelHandlerContext ctx) {
-        int r = pending.readerIndex();
-        if (pending.readableBytes() < 2) {
-            return null;
-        }
-        int flags = pending.getUnsignedByte(r);
-        boolean isLong = (flags & ZmtpConstants.FLAG_LONG) != 0;
-        int headerLength = isLong ? 9 : 2;
-        if (pending.readableBytes() < headerLength) {
-            return null;
-        }
-        // Our encoder never writes a frame past an int (nor would Netty's aggregate take one).
-        int size = isLong ? (int) pending.getLong(r + 1) : pending.getUnsignedByte(r + 1);
-        if (pending.readableBytes() < headerLength + size) {
-            return null;
-        }
-        pending.skipBytes(headerLength);
-        int wsFlags = ((flags & ZmtpConstants.FLAG_MORE) != 0 ? 0x01 : 0)
-                | ((flags & ZmtpConstants.FLAG_COMMAND) != 0 ? 0x02 : 0);
-        ByteBuf flagsByte = ctx.alloc().buffer(1).writeByte(wsFlags);
-        return ctx.alloc().compositeBuffer(2).addComponents(true, flagsByte, pending.readRetainedSlice(size));
+        frames.write(ctx, (ByteBuf) msg, promise);
     }
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        if (pending != null) {
-            pending.release();
-            pending = null;
+        if (frames != null) {
+            frames.release();
         }
     }
 }
