@@ -326,7 +326,7 @@ abstract class SocketImpl extends SocketSecurityAccess {
         }
         try {
             int size = frame.readableBytes();
-            frame.getBytes(frame.readerIndex(), buffer);
+            buffer.put(frame.nioBuffer());
             return size;
         } finally {
             frame.release();
