@@ -1,5 +1,7 @@
 package org.zeromq.proto;
 
+import org.zeromq.ZFrame;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,6 +29,16 @@ import java.util.Map;
 public final class ZNeedle {
     private final byte[] data;
     private int position;
+
+    /**
+     * A needle at the start of {@code frame}'s data: it writes into the frame's own array, which must have the
+     * room for what is put.
+     *
+     * @param frame the frame; one without data is a frame of 0 bytes
+     */
+    public ZNeedle(ZFrame frame) {
+        this(frame.hasData() ? frame.getData() : new byte[0]);
+    }
 
     /** A needle at the start of {@code data}, which it writes into. */
     ZNeedle(byte[] data) {

@@ -140,4 +140,12 @@ class ZNeedleTest {
                 .hasMessageContaining("abc");
         assertThat(new String(frame, 2, 3, StandardCharsets.US_ASCII)).isEqualTo("abc");
     }
+
+    @Test
+    void shouldWriteIntoTheFramesOwnBytes() {
+        org.zeromq.ZFrame frame = new org.zeromq.ZFrame(new byte[2]);
+        new ZNeedle(frame).putNumber2(0xABCD);
+        assertThat(frame.getData()).containsExactly(0xAB, 0xCD);
+        assertThat(new ZNeedle(new org.zeromq.ZFrame((byte[]) null))).hasToString("ZNeedle [position=0, ceiling=0]");
+    }
 }
