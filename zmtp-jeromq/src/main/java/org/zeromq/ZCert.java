@@ -54,6 +54,15 @@ public class ZCert {
     }
 
     /**
+     * A certificate of a key pair made by {@link ZMQ.Curve#generateKeyPair()}.
+     *
+     * @throws IllegalArgumentException if the public key is null, or a key is not 40 Z85 characters
+     */
+    public ZCert(ZMQ.Curve.KeyPair keypair) {
+        this(keypair.publicKey, keypair.secretKey);
+    }
+
+    /**
      * A public certificate, without a secret key.
      *
      * @param publicKey the public key in Z85, 40 characters
@@ -129,6 +138,18 @@ public class ZCert {
     /** The secret key in Z85, 40 characters, or null for a public certificate. */
     public String getSecretKeyAsZ85() {
         return secretTxt;
+    }
+
+    /**
+     * Sets this certificate's keys on {@code socket} as its own CURVE keys (CURVE_PUBLICKEY and, when there is one,
+     * CURVE_SECRETKEY). A CURVE client also needs the server's public key (setCurveServerKey); a server,
+     * setCurveServer(true).
+     */
+    public void apply(ZMQ.Socket socket) {
+        socket.setCurvePublicKey(publicKey);
+        if (secretKey != null) {
+            socket.setCurveSecretKey(secretKey);
+        }
     }
 
     /** The metadata, live: changes show in the files saved afterwards. */

@@ -353,6 +353,43 @@ public class ZMQ {
             }
         }
 
+        /**
+         * Sends a message of one frame per value of a text picture; see {@link org.zeromq.proto.ZPicture}.
+         *
+         * @return true if it was queued
+         */
+        public boolean sendPicture(String picture, Object... args) {
+            return new org.zeromq.proto.ZPicture().sendPicture(this, picture, args);
+        }
+
+        /**
+         * Sends a message whose first frame holds the values of a binary picture in zproto's encoding; see
+         * {@link org.zeromq.proto.ZPicture}.
+         *
+         * @return true if it was queued
+         */
+        public boolean sendBinaryPicture(String picture, Object... args) {
+            return new org.zeromq.proto.ZPicture().sendBinaryPicture(this, picture, args);
+        }
+
+        /**
+         * Receives a message sent by {@link #sendPicture}: one element per picture character.
+         *
+         * @return the elements, or null if no message came
+         */
+        public Object[] recvPicture(String picture) {
+            return new org.zeromq.proto.ZPicture().recvPicture(this, picture);
+        }
+
+        /**
+         * Receives a message sent by {@link #sendBinaryPicture}: one element per picture character.
+         *
+         * @return the elements, or null if no message came
+         */
+        public Object[] recvBinaryPicture(String picture) {
+            return new org.zeromq.proto.ZPicture().recvBinaryPicture(this, picture);
+        }
+
         /** The security mechanism a socket uses (ZMQ_MECHANISM). */
         public enum Mechanism {
             NULL,

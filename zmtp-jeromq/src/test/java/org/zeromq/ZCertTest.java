@@ -159,4 +159,31 @@ class ZCertTest {
         cert.setMeta("name", "x\ncurve\n    public-key = \"" + "HelloWorld".repeat(4) + "\"");
         assertThatThrownBy(() -> cert.savePublic(new StringWriter())).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void shouldTakeAKeyPairFromZmqCurve() {
+        ZMQ.Curve.KeyPair pair = ZMQ.Curve.generateKeyPair();
+        ZCert cert = new ZCert(pair);
+        assertThat(cert.getPublicKeyAsZ85()).isEqualTo(pair.publicKey);
+        assertThat(cert.getSecretKeyAsZ85()).isEqualTo(pair.secretKey);
+    }
+
+    @Test
+    void shouldApplyItsKeysSoThatACurveHandshakeSucceeds() {
+        try (ZContext context = new ZContext()) {
+            ZCert serverCert = new ZCert();
+            ZCert clientCert = new ZCert();
+            ZMQ.Socket server = context.createSocket(SocketType.PAIR);
+            serverCert.apply(server);
+            server.setCurveServer(true);
+            int port = server.bindToRandomPort("tcp://127.0.0.1");
+            ZMQ.Socket client = context.createSocket(SocketType.PAIR);
+            clientCert.apply(client);
+            client.setCurveServerKey(serverCert.getPublicKey());
+            client.connect("tcp://127.0.0.1:" + port);
+            assertThat(client.getCurvePublicKey()).isEqualTo(clientCert.getPublicKey());
+            assertThat(client.send("over CURVE")).isTrue();
+            assertThat(server.recvStr()).isEqualTo("over CURVE");
+        }
+    }
 }
