@@ -234,6 +234,45 @@ class InprocIT {
         }
     }
 
+    /**
+     * A context closing two inproc peers together doesn't wait for messages one has queued to the other, which is
+     * closing too and will never take them: here a SUB's UNSUBSCRIBE to a PUB that never sends (a PUB reads
+     * subscriptions only when it sends). It waited out the whole linger cap, because the PUB's pipes end only after
+     * the SUB's close has finished. The cap is an hour, so only the JUnit timeout would end the old behaviour.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldCloseAContextWithoutWaitingForPeersItIsClosingToo() {
+        for (boolean subFirst : new boolean[] {true, false}) {
+            ZmtpContext ctx = ZmtpContext.builder().lingerCapMillis(3_600_000).build();
+            ZmtpSocket sub = subFirst ? ctx.socket(SUB) : null;
+            ZmtpSocket pub = ctx.socket(PUB);
+            if (sub == null) {
+                sub = ctx.socket(SUB);
+            }
+            assertThat(sub.getOption(ZmtpSocketOption.LINGER)).isEqualTo(-1);
+            pub.bind("inproc://closing-together");
+            sub.connect("inproc://closing-together");
+            sub.setOption(ZmtpSocketOption.SUBSCRIBE, b(""));
+            // Connected both ways once the SUB hears the PUB; from then on the PUB sends nothing, so it reads none
+            // of the subscription changes below and they stay queued.
+            ZmtpMessage heard = null;
+            while (heard == null) {
+                pub.send("hello");
+                heard = sub.receive(Duration.ofMillis(10));
+            }
+            heard.release();
+            for (int i = 0; i < 100; i++) {
+                sub.setOption(ZmtpSocketOption.SUBSCRIBE, b("topic-" + i));
+                sub.setOption(ZmtpSocketOption.UNSUBSCRIBE, b("topic-" + i));
+            }
+            ctx.close();
+            ZmtpSocket closedSub = sub;
+            assertThatThrownBy(() -> closedSub.send("x")).isInstanceOf(ZmtpSocketException.class);
+            assertThatThrownBy(() -> pub.send("x")).isInstanceOf(ZmtpSocketException.Closed.class);
+        }
+    }
+
     @Test
     void shouldNotConnectIncompatibleSocketTypes() {
         ZmtpSocket push = socket(PUSH);

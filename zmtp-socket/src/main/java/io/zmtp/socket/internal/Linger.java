@@ -41,7 +41,7 @@ final class Linger {
             long seq = signal.sequence();
             boolean pending = false;
             for (Pipe p : pipes) {
-                boolean mayDeliver = p.isActive() || p.state() == Pipe.State.CONNECTING;
+                boolean mayDeliver = (p.isActive() || p.state() == Pipe.State.CONNECTING) && !p.outputUnwanted();
                 if (mayDeliver && p.hasOutputPending()) {
                     pending = true;
                     break;

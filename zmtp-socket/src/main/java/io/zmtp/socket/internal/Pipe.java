@@ -234,6 +234,17 @@ public final class Pipe {
     }
 
     /**
+     * Whether this pipe's output goes over inproc to a socket already closed to its application, which will never
+     * take it: close's linger doesn't wait for it (libzmq drops it once both ends are closed). Without this, a
+     * context closing two inproc peers together waited out its whole linger cap for a SUB's queued UNSUBSCRIBE to
+     * a PUB that was closing too, since the PUB's pipes end only after the SUB's close has finished.
+     */
+    boolean outputUnwanted() {
+        InprocLink l = outbound.link();
+        return l != null && l.reader.socket().isClosed();
+    }
+
+    /**
      * Queues a message (or command) for the peer. Returns false, keeping the caller's ownership, when the pipe is
      * at SNDHWM or terminated; otherwise the pipe owns it.
      */
