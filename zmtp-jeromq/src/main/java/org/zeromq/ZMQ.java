@@ -157,7 +157,7 @@ public class ZMQ {
     public static int poll(Selector selector, PollItem[] items, int count, long timeout) {
         java.util.List<PollItem> list = Arrays.asList(items).subList(0, count);
         try (ZmtpPoller p = PollerImpl.newPoller(list)) {
-            p.poll(timeout < 0 ? null : Duration.ofMillis(timeout));
+            p.poll(PollerImpl.waitFor(list, timeout));
             int ready = 0;
             for (PollItem item : list) {
                 if (item.update(p)) {
