@@ -100,7 +100,7 @@ abstract class PollerImpl {
         }
         ZmtpPoller p = poller();
         try {
-            p.poll(tout < 0 ? null : Duration.ofMillis(tout));
+            p.poll(waitFor(items, tout));
         } catch (RuntimeException e) {
             if (context.isTerminating()) {
                 return 0;
@@ -147,6 +147,19 @@ abstract class PollerImpl {
             // POLLERR alone: never ready, so not registered (else unread input would wake every poll at once).
         });
         return p;
+    }
+
+    /**
+     * How long a poll may wait: not at all if an item's socket holds frames of a message begun with {@code recv}
+     * (netty-zmtp's poller can't see those, and they make the socket readable), else {@code tout} ms (-1: forever).
+     */
+    static Duration waitFor(Iterable<ZMQ.PollItem> items, long tout) {
+        for (ZMQ.PollItem item : items) {
+            if ((item.interest() & ZMQ.Poller.POLLIN) != 0 && item.getSocket().hasReceiveMore()) {
+                return Duration.ZERO;
+            }
+        }
+        return tout < 0 ? null : Duration.ofMillis(tout);
     }
 
     static ZMQException failure(RuntimeException e) {

@@ -63,7 +63,11 @@ abstract class SocketCore {
                 return ErrorCodes.EINVAL;
             }
             String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-            if (m.contains("in use")) {
+            if (m.startsWith("not bound") || m.startsWith("not connected")) {
+                // unbind or disconnect of an endpoint the socket doesn't have: libzmq's ENOENT.
+                return ErrorCodes.ENOENT;
+            }
+            if (m.contains("in use") || m.contains("already bound")) {
                 return ErrorCodes.EADDRINUSE;
             }
             if (m.contains("protocol") || m.contains("transport")) {

@@ -203,6 +203,42 @@ abstract class SocketImpl extends SocketSecurityAccess {
         return sendFrame(Unpooled.wrappedBuffer(data), flags, 0, null);
     }
 
+    /** As {@link #send(byte[], int)}; {@code token}'s {@code cancel()} stops a blocked send with ECANCELED. */
+    public boolean send(byte[] data, int flags, ZMQ.CancellationToken token) {
+        token.enter();
+        try {
+            return send(data, flags);
+        } catch (ZMQException e) {
+            throw cancelledOr(e, token);
+        } finally {
+            token.exit();
+        }
+    }
+
+    /** As {@link #recv(int)}; {@code token}'s {@code cancel()} stops a blocked receive with ECANCELED. */
+    public byte[] recv(int flags, ZMQ.CancellationToken token) {
+        token.enter();
+        try {
+            return recv(flags);
+        } catch (ZMQException e) {
+            throw cancelledOr(e, token);
+        } finally {
+            token.exit();
+        }
+    }
+
+    /** A token for one blocking send or receive at a time. */
+    public ZMQ.CancellationToken createCancellationToken() {
+        return new ZMQ.CancellationToken();
+    }
+
+    private ZMQException cancelledOr(ZMQException e, ZMQ.CancellationToken token) {
+        if (e.getErrorCode() == ErrorCodes.EINTR && token.isCancellationRequested()) {
+            return failure(ErrorCodes.ECANCELED, "cancelled");
+        }
+        return e;
+    }
+
     /** Queues {@code length} bytes of {@code data} from {@code off}, copied as JeroMQ copies them. */
     public boolean send(byte[] data, int off, int length, int flags) {
         return sendFrame(Unpooled.copiedBuffer(data, off, length), flags, 0, null);

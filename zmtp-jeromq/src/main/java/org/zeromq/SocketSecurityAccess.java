@@ -151,7 +151,11 @@ abstract class SocketSecurityAccess extends SocketOptionAccess {
     /** A key given as 40 Z85 characters becomes its 32 bytes, as JeroMQ accepts both. */
     private static byte[] binaryKey(byte[] key) {
         if (key != null && key.length == ZMQ.Curve.KEY_SIZE_Z85) {
-            return ZMQ.Curve.z85Decode(new String(key, StandardCharsets.US_ASCII));
+            try {
+                return ZMQ.Curve.z85Decode(new String(key, StandardCharsets.US_ASCII));
+            } catch (IllegalArgumentException notZ85) {
+                // Left as is: 40 bytes are no key, so the option refuses it (false, EINVAL).
+            }
         }
         return key;
     }

@@ -10,11 +10,11 @@ import java.io.Closeable;
 import java.nio.channels.Selector;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * JeroMQ's entry point: constants, {@link Context}, {@link Socket}, {@link Poller}, {@link Event}, {@link Curve}, on
@@ -157,7 +157,7 @@ public class ZMQ {
     public static int poll(Selector selector, PollItem[] items, int count, long timeout) {
         java.util.List<PollItem> list = Arrays.asList(items).subList(0, count);
         try (ZmtpPoller p = PollerImpl.newPoller(list)) {
-            p.poll(timeout < 0 ? null : Duration.ofMillis(timeout));
+            p.poll(PollerImpl.waitFor(list, timeout));
             int ready = 0;
             for (PollItem item : list) {
                 if (item.update(p)) {
@@ -546,6 +546,52 @@ public class ZMQ {
         @SuppressWarnings("unchecked")
         public <M> M resolveValue() {
             return (M) resolvedValue;
+        }
+    }
+
+    /**
+     * Cancels a blocking send or receive made with it ({@link Socket#createCancellationToken()}): the call throws
+     * {@link ZMQException} with ECANCELED (125), and the socket stays usable. It works by interrupting the waiting
+     * thread, so a cancelled call never leaves the thread's interrupt status set.
+     */
+    public static class CancellationToken {
+        protected final AtomicBoolean canceled = new AtomicBoolean();
+        /** The thread in a call with this token; guarded by this. */
+        private Thread waiter;
+
+        protected CancellationToken() {
+        }
+
+        public boolean isCancellationRequested() {
+            return canceled.get();
+        }
+
+        /** Makes the token usable for another call. */
+        public void reset() {
+            canceled.set(false);
+        }
+
+        /** Cancels the call in progress with this token, or the next one. */
+        public synchronized void cancel() {
+            canceled.set(true);
+            if (waiter != null) {
+                waiter.interrupt();
+            }
+        }
+
+        synchronized void enter() {
+            if (canceled.get()) {
+                throw new ZMQException("cancelled", ErrorCodes.ECANCELED);
+            }
+            waiter = Thread.currentThread();
+        }
+
+        /** Clears the interrupt {@link #cancel()} may have sent after the call stopped waiting. */
+        synchronized void exit() {
+            waiter = null;
+            if (canceled.get()) {
+                Thread.interrupted();
+            }
         }
     }
 

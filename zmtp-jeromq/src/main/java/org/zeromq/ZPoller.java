@@ -172,8 +172,16 @@ public class ZPoller implements Closeable {
             return 0;
         }
         ZmtpPoller p = poller();
+        Duration wait = timeout < 0 ? null : Duration.ofMillis(timeout);
+        for (Map.Entry<ZMQ.Socket, List<Registration>> e : items.entrySet()) {
+            if ((interestOf(e.getValue()) & POLLIN) != 0 && e.getKey().hasReceiveMore()) {
+                // Frames of a message begun with recv make the socket readable; netty-zmtp's poller can't see them.
+                wait = Duration.ZERO;
+                break;
+            }
+        }
         try {
-            p.poll(timeout < 0 ? null : Duration.ofMillis(timeout));
+            p.poll(wait);
         } catch (ZmtpSocketException e) {
             throw PollerImpl.failure(e);
         }

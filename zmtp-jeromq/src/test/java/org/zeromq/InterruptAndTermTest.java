@@ -141,4 +141,38 @@ class InterruptAndTermTest {
         }
         throw new AssertionError("send on a terminated context's socket did not throw");
     }
+
+    @Test
+    void aCancelledReceiveThrowsEcanceledAndLeavesNoInterrupt() throws Exception {
+        ZMQ.Context context = ZMQ.context(1);
+        try {
+            ZMQ.Socket pull = context.socket(SocketType.PULL);
+            pull.bind("inproc://cancel");
+            ZMQ.CancellationToken token = pull.createCancellationToken();
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
+            CountDownLatch done = new CountDownLatch(1);
+            Thread t = blockIn(() -> {
+                try {
+                    pull.recv(0, token);
+                } finally {
+                    interruptedAfter.set(Thread.currentThread().isInterrupted());
+                }
+            }, thrown, done);
+            awaitWaiting(t);
+            token.cancel();
+            done.await();
+            assertThat(thrown.get()).isInstanceOfSatisfying(ZMQException.class,
+                    e -> assertThat(e.getErrorCode()).isEqualTo(125));
+            assertThat(interruptedAfter.get()).isFalse();
+
+            token.reset();
+            ZMQ.Socket push = context.socket(SocketType.PUSH);
+            push.connect("inproc://cancel");
+            assertThat(push.send("x".getBytes(ZMQ.CHARSET), 0, push.createCancellationToken())).isTrue();
+            assertThat(pull.recv(0, token)).containsExactly('x');
+        } finally {
+            context.term();
+        }
+    }
 }

@@ -209,4 +209,21 @@ class SocketSendRecvTest {
         s[0].close();
         // Nothing to assert beyond the leak check: both the pending and a partial message are released.
     }
+
+    @Test
+    void endpointErrorsHaveLibzmqsCodes() {
+        ZMQ.Socket a = context.socket(SocketType.PAIR);
+        a.bind("inproc://taken");
+        ZMQ.Socket b = context.socket(SocketType.PAIR);
+        assertThatThrownBy(() -> b.bind("inproc://taken")).isInstanceOfSatisfying(ZMQException.class,
+                e -> assertThat(e.getErrorCode()).isEqualTo(ZMQ.Error.EADDRINUSE.getCode()));
+        assertThatThrownBy(() -> b.unbind("inproc://never-bound")).isInstanceOfSatisfying(ZMQException.class,
+                e -> assertThat(e.getErrorCode()).isEqualTo(ZMQ.Error.ENOENT.getCode()));
+        assertThatThrownBy(() -> b.disconnect("inproc://never-connected")).isInstanceOfSatisfying(
+                ZMQException.class, e -> assertThat(e.getErrorCode()).isEqualTo(ZMQ.Error.ENOENT.getCode()));
+        assertThatThrownBy(() -> b.connect("nonsense")).isInstanceOfSatisfying(ZMQException.class,
+                e -> assertThat(e.getErrorCode()).isIn(ZMQ.Error.EINVAL.getCode(),
+                        ZMQ.Error.EPROTONOSUPPORT.getCode()));
+        assertThat(a.unbind("inproc://taken")).isTrue();
+    }
 }

@@ -161,4 +161,35 @@ class ZMsgTest {
             assertThat(client.recvStr()).isEqualTo("reply");
         }
     }
+
+    @Test
+    void aRadioFrameReachesTheDishesOfItsGroup() {
+        try (ZContext ctx = new ZContext()) {
+            ZMQ.Socket radio = ctx.createSocket(SocketType.RADIO);
+            radio.bind("inproc://radio");
+            ZMQ.Socket dish = ctx.createSocket(SocketType.DISH);
+            assertThat(dish.join("news")).isTrue();
+            assertThat(dish.join("news")).isFalse();
+            assertThat(dish.errno()).isEqualTo(ZMQ.Error.EINVAL.getCode());
+            dish.connect("inproc://radio");
+
+            // The JOIN reaches the radio asynchronously: send until a frame arrives.
+            ZFrame got = null;
+            while (got == null) {
+                ZFrame other = new ZFrame("ignored");
+                other.setGroup("sport");
+                other.send(radio, 0);
+                ZFrame news = new ZFrame("headline");
+                news.setGroup("news");
+                news.send(radio, 0);
+                got = ZFrame.recvFrame(dish, ZFrame.DONTWAIT);
+                if (got == null) {
+                    ZMQ.msleep(1);
+                }
+            }
+            assertThat(got.toString()).isEqualTo("headline");
+            assertThat(got.getGroup()).isEqualTo("news");
+            assertThat(dish.leave("news")).isTrue();
+        }
+    }
 }
