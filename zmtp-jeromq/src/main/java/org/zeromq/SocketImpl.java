@@ -257,6 +257,13 @@ abstract class SocketImpl extends SocketSecurityAccess {
     final boolean sendFrame(ByteBuf frame, int flags, int routingId, String group) {
         ZmtpMessage m = pending;
         if ((flags & ZMQ.SNDMORE) != 0) {
+            if (closedByApplication || context.isTerminating()) {
+                // The last frame's send would fail: fail this one, as JeroMQ does, and hold nothing for a closed
+                // socket.
+                frame.release();
+                throw failure(closedByApplication && !context.isTerminating() ? ErrorCodes.ENOTSOCK : ErrorCodes.ETERM,
+                        "socket is closed");
+            }
             if (m == null) {
                 pending = ZmtpMessage.wrap(frame);
             } else {

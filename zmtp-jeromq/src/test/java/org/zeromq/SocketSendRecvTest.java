@@ -196,6 +196,7 @@ class SocketSendRecvTest {
     void aClosedSocketThrowsEnotsock() {
         ZMQ.Socket[] s = pair("closed");
         s[1].close();
+        assertThatThrownBy(() -> s[1].sendMore("x")).isInstanceOf(ZMQException.class);
         assertThatThrownBy(() -> s[1].recv())
                 .isInstanceOfSatisfying(ZMQException.class,
                         e -> assertThat(e.getErrorCode()).isEqualTo(ZMQ.Error.ENOTSOCK.getCode()));
