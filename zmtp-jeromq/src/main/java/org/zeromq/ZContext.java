@@ -191,6 +191,14 @@ public class ZContext implements Closeable {
         return shadow;
     }
 
+    /**
+     * Runs {@code runnable} on a new thread with a shadow of this context and one end of a PAIR pipe; returns the
+     * other end ({@link ZThread#fork}).
+     */
+    public ZMQ.Socket fork(ZThread.IAttachedRunnable runnable, Object... args) {
+        return ZThread.fork(this, runnable, args);
+    }
+
     public int getIoThreads() {
         return ioThreads;
     }

@@ -94,4 +94,12 @@ class ZContextTest {
             poller.close();
         }
     }
+
+    @Test
+    void forkRunsATaskWithAPipeToIt() {
+        try (ZContext ctx = new ZContext()) {
+            ZMQ.Socket pipe = ctx.fork((args, context, taskPipe) -> taskPipe.send("hello " + args[0]), "fork");
+            assertThat(pipe.recvStr()).isEqualTo("hello fork");
+        }
+    }
 }
