@@ -96,8 +96,11 @@ static void *zap_handler(void *zap)
         while (more) {
             zmq_msg_t part;
             zmq_msg_init(&part);
-            if (zmq_msg_recv(&part, zap, 0) < 0)
-                return NULL; /* context terminated */
+            if (zmq_msg_recv(&part, zap, 0) < 0) {
+                /* ETERM from zmq_ctx_term, which waits for this socket to close. */
+                zmq_close(zap);
+                return NULL;
+            }
             if (frame == 0) {
                 vlen = (int) (zmq_msg_size(&part) < sizeof version ? zmq_msg_size(&part) : sizeof version);
                 memcpy(version, zmq_msg_data(&part), (size_t) vlen);
