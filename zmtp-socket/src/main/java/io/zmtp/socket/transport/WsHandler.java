@@ -475,8 +475,17 @@ final class WsHandler extends ChannelDuplexHandler {
             }
             ctx.write(new BinaryWebSocketFrame(frame), ctx.voidPromise());
             frame = next;
+            if (pending == null) {
+                // That write failed and closed the channel, which removed us (handlerRemoved released pending).
+                frame.release();
+                promise.tryFailure(new java.nio.channels.ClosedChannelException());
+                return;
+            }
         }
-        pending.discardReadComponents();
+        if (pending != null) {
+            // Not if the last write closed the channel and removed us.
+            pending.discardReadComponents();
+        }
     }
 
     /** The next whole ZMTP frame of {@link #pending} as a ZWS payload, or null until one has arrived. */
