@@ -52,6 +52,8 @@ import io.zmtp.codec.ZmtpProtocolErrorEvent;
 
 import javax.net.ssl.SSLException;
 import java.net.URI;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -98,6 +100,8 @@ final class WsHandler extends ChannelDuplexHandler {
     private int greetingToSwallow = GREETING_LENGTH;
     /** What the encoder wrote that is not yet a whole frame. */
     private CompositeByteBuf pending;
+    /** A server's bound on the upgrade, from the connection's start (Netty's starts at the request). */
+    private ScheduledFuture<?> upgradeTimer;
 
     WsHandler(ZmtpConfig config) {
         this.config = config;
@@ -141,6 +145,14 @@ final class WsHandler extends ChannelDuplexHandler {
                     .dropPongFrames(true)
                     .decoderConfig(decoderConfig())
                     .build()));
+            // Netty's handshake timeout starts only once a whole upgrade request has arrived: a client that sends
+            // half of one, or nothing, would keep the connection for ever.
+            upgradeTimer = ctx.executor().schedule(() -> {
+                if (!zmtpStarted && !closing) {
+                    handshakeFailed(ctx, ZmtpHandshakeFailureReason.TIMEOUT,
+                            "WebSocket upgrade not done in " + timeout + " ms");
+                }
+            }, timeout, TimeUnit.MILLISECONDS);
         } else {
             URI uri = URI.create((tls != null ? "wss://" : "ws://") + address.hostPort() + address.path());
             p.addBefore(name, "ws-http", new HttpClientCodec());
@@ -248,6 +260,7 @@ final class WsHandler extends ChannelDuplexHandler {
             return;
         }
         zmtpStarted = true;
+        cancelUpgradeTimer();
         pending = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
         ctx.pipeline().addAfter(ctx.name(), "zmtp-codec-handshake", new ZmtpHandshakeHandler(config));
         ctx.fireChannelRead(peerGreeting(ctx));
@@ -512,8 +525,16 @@ final class WsHandler extends ChannelDuplexHandler {
         return ctx.alloc().compositeBuffer(2).addComponents(true, flagsByte, pending.readRetainedSlice(size));
     }
 
+    private void cancelUpgradeTimer() {
+        if (upgradeTimer != null) {
+            upgradeTimer.cancel(false);
+            upgradeTimer = null;
+        }
+    }
+
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
+        cancelUpgradeTimer();
         if (pending != null) {
             pending.release();
             pending = null;
