@@ -216,6 +216,8 @@ final class WsHandler extends ChannelDuplexHandler {
         WebSocketFrameDecoder old = p.get(WebSocketFrameDecoder.class);
         if (old != null) {
             p.replace(old, "ws-frame-decoder", new WebSocket13FrameDecoder(decoderConfig()));
+            // Before Netty's protocol handler, which would answer every ping of a flood (see WsPingHandler).
+            p.addAfter("ws-frame-decoder", "ws-ping", new WsPingHandler());
         }
     }
 
