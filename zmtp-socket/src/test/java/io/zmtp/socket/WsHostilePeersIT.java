@@ -203,6 +203,63 @@ class WsHostilePeersIT {
         floodWithinBound("ZMTP PING commands", HostileWsWire.frame(true, BINARY, command.array()));
     }
 
+    /**
+     * Subscriptions over ws are messages ({@code 0x01} and the topic, ZWS having no SUBSCRIBE command): a huge one
+     * within MAX_SUBSCRIPTION_BYTES is kept, and a peer going over it is closed with the reason, as over tcp
+     * (HostileCommandsIT's "SUBSCRIBE 4 MiB topic" and "2 x MAX_SUBSCRIPTION_BYTES").
+     */
+    @Test
+    void shouldKeepAHugeSubscriptionWithinTheBudgetAndCloseAPeerGoingOverIt() throws Exception {
+        ZmtpSocket xpub = sockets.socket(ZmtpSocketType.XPUB);
+        xpub.setOption(ZmtpSocketOption.MAX_SUBSCRIPTION_BYTES, 16 * MIB);
+        BlockingQueue<ZmtpSocketEvent> pubEvents = new LinkedBlockingQueue<>();
+        xpub.monitor(pubEvents::add);
+        String pubEndpoint = xpub.bind("ws://127.0.0.1:*/pub");
+        try (HostileWsWire peer = new HostileWsWire(pubEndpoint).handshake("SUB")) {
+            peer.out.write(HostileWsWire.frame(true, BINARY, subscription(0, 4 << 20)));
+            peer.out.flush();
+            ZmtpMessage kept = xpub.receive(WAIT.multipliedBy(2));
+            assertThat(kept).as("the 4 MiB subscription, kept").isNotNull();
+            assertThat(kept.contentLength()).isEqualTo(1 + (4 << 20));
+            kept.release();
+            for (int i = 1; i <= 32 && !peer.socket.isClosed(); i++) {
+                try {
+                    peer.out.write(HostileWsWire.frame(true, BINARY, subscription(i, 1 << 20)));
+                } catch (IOException closedByTheVictim) {
+                    break;
+                }
+            }
+            // The XPUB applies subscriptions as its application receives (libzmq's xpub does so too): it drains.
+            boolean closed = false;
+            long deadline = System.nanoTime() + WAIT.toNanos() * 2;
+            while (!closed && System.nanoTime() < deadline) {
+                ZmtpMessage m = xpub.receive(Duration.ofMillis(50));
+                if (m != null) {
+                    m.release();
+                }
+                closed = peer.closedBySocketWithin(50);
+            }
+            assertThat(closed).as("closed over the budget").isTrue();
+        }
+        List<String> seen = new ArrayList<>();
+        for (ZmtpSocketEvent e; (e = pubEvents.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)) != null; ) {
+            seen.add(e.type() + ": " + e.detail());
+            if (e.type() == ZmtpSocketEvent.Type.PROTOCOL_ERROR) {
+                assertThat(e.detail()).contains("MAX_SUBSCRIPTION_BYTES");
+                return;
+            }
+        }
+        throw new AssertionError("no PROTOCOL_ERROR for the peer over its budget: " + seen);
+    }
+
+    /** A ZWS subscription message: the flags byte, 0x01, and a topic of {@code length} bytes distinct per {@code n}. */
+    private static byte[] subscription(int n, int length) {
+        byte[] b = new byte[2 + length];
+        b[1] = 0x01;
+        ByteBuffer.wrap(b, 2, 4).putInt(n);
+        return b;
+    }
+
     private void floodWithinBound(String what, byte[] frame) throws Exception {
         long heapBefore = HostilePeersIT.heapAfterGc();
         long directBefore = PlatformDependent.usedDirectMemory();
