@@ -374,4 +374,4 @@ if has_section spotify; then
 fi
 echo "== done in $(( $(date +%s) - start )) s; $(uptime)" >&2
 
-{ [ "$TRANSPORT" = tcp ] || printf 'Transport: %s\n\n' "$TRANSPORT"; "$venv/bin/python" "$here/report.py" "$results" "$charts"; } | tee "$out/table.md"
+{ [ "$TRANSPORT" = tcp ] || printf 'Transport: %s\n\n' "$TRANSPORT"; TRANSPORT="$TRANSPORT" "$venv/bin/python" "$here/report.py" "$results" "$charts"; } | tee "$out/table.md"
