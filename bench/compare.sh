@@ -35,6 +35,8 @@
 #                                                      # sections that ran
 #   TRANSPORT=ipc bench/compare.sh   # the thr, lat, rr and curve sections over ipc:// (a path per run under
 #                                    # target/compare-ipc); results, table and charts go to target/compare-ipc
+#   TRANSPORT=ws bench/compare.sh    # the same over ws:// (ZWS 2.0; libzmq's side is Debian's 4.3.4, which has
+#                                    # ws but not wss); to target/compare-ws
 #
 # Installs what it needs: gcc/libzmq3-dev (apt-get, via install-libzmq.sh), JeroMQ and Spotify's netty4-zmtp
 # (Maven), matplotlib (venv under target/compare/venv).
@@ -46,7 +48,9 @@ case "$TRANSPORT" in
   tcp) out="$root/target/compare"; charts="$root/docs"; default_impls="libzmq zmtp jeromq"
        default_sections="thr lat rr curve ipc inproc spotify" ;;
   ipc) out="$root/target/compare-ipc"; charts="$out"; default_impls="libzmq zmtp"; default_sections="thr lat rr curve" ;;
-  *) echo "TRANSPORT=$TRANSPORT: expected tcp or ipc" >&2; exit 2 ;;
+  # libzmq's ws:// is Debian's 4.3.4 build's (zmq_has("WS") is 1 there); JeroMQ has no ws://.
+  ws) out="$root/target/compare-ws"; charts="$out"; default_impls="libzmq zmtp"; default_sections="thr lat rr curve" ;;
+  *) echo "TRANSPORT=$TRANSPORT: expected tcp, ipc or ws" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 
@@ -172,6 +176,8 @@ run_pair() {
   if [ "$tp" = ipc ]; then
     # A fresh path per run, as the port is; the binding tool removes its file when it closes.
     bind_ep="ipc://$out/run-$port.sock"; connect_ep=$bind_ep
+  elif [ "$tp" = ws ]; then
+    bind_ep="ws://127.0.0.1:$port/zmq"; connect_ep=$bind_ep
   else
     bind_ep="tcp://*:$port"; connect_ep="tcp://127.0.0.1:$port"
   fi
@@ -368,4 +374,4 @@ if has_section spotify; then
 fi
 echo "== done in $(( $(date +%s) - start )) s; $(uptime)" >&2
 
-{ [ "$TRANSPORT" = tcp ] || printf 'Transport: %s\n\n' "$TRANSPORT"; "$venv/bin/python" "$here/report.py" "$results" "$charts"; } | tee "$out/table.md"
+{ [ "$TRANSPORT" = tcp ] || printf 'Transport: %s\n\n' "$TRANSPORT"; TRANSPORT="$TRANSPORT" "$venv/bin/python" "$here/report.py" "$results" "$charts"; } | tee "$out/table.md"

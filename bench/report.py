@@ -6,6 +6,7 @@ Every table puts each cell's steady-state and cold figures side by side, in colu
 Usage: report.py results.csv chart-directory
 """
 import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
@@ -169,15 +170,17 @@ def print_pairs(title, data, unit, pairs, base_pair, names):
     print()
 
 
-print_thr("One-way throughput, tcp (PUSH -> PULL, two processes)", rows["thr"],
+# compare.sh's TRANSPORT (tcp, ipc or ws): what the thr, lat, rr and curve sections ran over.
+TP = os.environ.get("TRANSPORT", "tcp")
+print_thr(f"One-way throughput, {TP} (PUSH -> PULL, two processes)", rows["thr"],
           [i for i in ("libzmq", "zmtp", "jeromq") if any(k[1] == i for k in rows["thr"])])
-print_lat("Latency, tcp (REQ <-> REP, two processes)", rows["lat"],
+print_lat(f"Latency, {TP} (REQ <-> REP, two processes)", rows["lat"],
           [i for i in ("libzmq", "zmtp", "jeromq") if any(k[1] == i for k in rows["lat"])])
 rr_pairs = [("libzmq", "libzmq"), ("zmtp", "zmtp"), ("zmtp", "libzmq"), ("libzmq", "zmtp")]
-print_pairs("Request/reply, tcp (DEALER rr_client -> ROUTER rr_server, two processes)", rows["rr"], "req/s",
+print_pairs(f"Request/reply, {TP} (DEALER rr_client -> ROUTER rr_server, two processes)", rows["rr"], "req/s",
             rr_pairs, ("libzmq", "libzmq"), {p: f"{NAMES[p[0]]} / {NAMES[p[1]]}" for p in rr_pairs})
-print_thr("One-way throughput over CURVE, tcp", rows["cthr"], ["libzmq", "zmtp"])
-print_lat("Latency over CURVE, tcp", rows["clat"], ["libzmq", "zmtp"])
+print_thr(f"One-way throughput over CURVE, {TP}", rows["cthr"], ["libzmq", "zmtp"])
+print_lat(f"Latency over CURVE, {TP}", rows["clat"], ["libzmq", "zmtp"])
 print_thr("One-way throughput, ipc", rows["ithr"], ["libzmq", "zmtp"])
 print_lat("Latency, ipc", rows["ilat"], ["libzmq", "zmtp"])
 print_pairs("inproc throughput (PUSH -> PULL, one JVM; steady: seconds 4 on, cold: seconds 1-3 of the same run)",

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The thread-safe socket types (issue 24) against libzmq 4.3.5 with drafts (zeromq.js) and JeroMQ 0.6.0: every pair
  * (CLIENT/SERVER, RADIO/DISH, SCATTER/GATHER, PEER/PEER, CHANNEL/CHANNEL), our socket in either role, binding or
- * connecting, over tcp and ipc. Each case starts its own peer ({@link DraftPeer}) and context.
+ * connecting, over tcp and ipc, and against libzmq over ws:// too (ZWS 2.0; JeroMQ has no ws). Each case starts its own peer ({@link DraftPeer}) and context.
  *
  * <p>RADIO/DISH over udp:// is {@link UdpInteropIT}'s (unicast) and {@link UdpMulticastIT}'s (multicast, in a network
  * namespace); JeroMQ 0.6.0 has no udp://. Left out here, each for a reason: ipc with
@@ -97,7 +97,7 @@ class ThreadSafeInteropIT {
     static Stream<Case> cases() {
         List<Case> cases = new ArrayList<>();
         for (DraftPeer.Kind peer : DraftPeer.Kind.values()) {
-            for (String transport : peer.hasIpc() ? List.of("tcp", "ipc") : List.of("tcp")) {
+            for (String transport : peer.hasIpc() ? List.of("tcp", "ipc", "ws") : List.of("tcp")) {
                 for (Pair pair : Pair.values()) {
                     for (ZmtpSocketType ours : pair.roles()) {
                         for (boolean oursBinds : List.of(true, false)) {
@@ -478,10 +478,13 @@ class ThreadSafeInteropIT {
             }
         }
 
-        /** An endpoint to bind: an ephemeral tcp port on the loopback, or a fresh ipc path. */
+        /** An endpoint to bind: an ephemeral tcp port on the loopback (for tcp or ws), or a fresh ipc path. */
         String endpoint(String name) {
             if (c.transport().equals("tcp")) {
                 return "tcp://127.0.0.1:*";
+            }
+            if (c.transport().equals("ws")) {
+                return "ws://127.0.0.1:*/" + name;
             }
             synchronized (Link.class) {
                 return "ipc://" + ipcDir.resolve(name + "-" + ipcCount++);

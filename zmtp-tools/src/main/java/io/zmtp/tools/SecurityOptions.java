@@ -4,8 +4,10 @@ import io.zmtp.codec.security.CurveKeyPair;
 import io.zmtp.codec.security.DefaultZmtpAuthenticator;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.socket.ZmtpSocketOption;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,6 +19,9 @@ import java.util.List;
  * <p>Roles: with {@code --curve-server-key} this side is a CURVE client; with only {@code --curve-secret-key} it is a
  * CURVE server. With {@code --plain} a binding side is the PLAIN server (accepting that user alone) and a connecting
  * side the client.
+ *
+ * <p>TLS for {@code wss://} endpoints is here too ({@link WssOptions}): the certificate of a binding side, the trust of
+ * a connecting one.
  */
 public final class SecurityOptions {
     @Option(names = "--plain", paramLabel = "<user>:<password>",
@@ -36,6 +41,9 @@ public final class SecurityOptions {
             description = "CURVE server: accept only this client public key (repeatable; default: any key).")
     List<String> curveAllow = new ArrayList<>();
 
+    @Mixin
+    WssOptions wss = new WssOptions();
+
     /**
      * Sets the security options on {@code socket}.
      *
@@ -43,6 +51,18 @@ public final class SecurityOptions {
      * @throws IllegalArgumentException on a malformed key or {@code --plain} value, or PLAIN and CURVE together
      */
     public void apply(ZmtpSocket socket, boolean binds) {
+        apply(socket, binds, System.err);
+    }
+
+    /**
+     * Sets the security options on {@code socket}, telling {@code err} about a self-signed certificate or an
+     * unchecked server (see {@link WssOptions}).
+     *
+     * @param binds whether this side binds (is the PLAIN server)
+     * @throws IllegalArgumentException on a malformed key or {@code --plain} value, or PLAIN and CURVE together
+     */
+    public void apply(ZmtpSocket socket, boolean binds, PrintStream err) {
+        wss.apply(socket, err);
         boolean curve = curveServerKey != null || curveSecretKey != null;
         if (plain != null && curve) {
             throw new IllegalArgumentException("--plain and --curve-* can't be combined: one mechanism per socket");
@@ -81,5 +101,20 @@ public final class SecurityOptions {
         } else if (!curveAllow.isEmpty()) {
             throw new IllegalArgumentException("--curve-allow needs --curve-secret-key (the server's key)");
         }
+    }
+
+    /**
+     * Binds {@code socket} to {@code endpoint}, first refusing a {@code wss://} one without a certificate option.
+     *
+     * @return the endpoint bound
+     */
+    public String bind(ZmtpSocket socket, String endpoint) {
+        checkBind(endpoint);
+        return socket.bind(endpoint);
+    }
+
+    /** Refuses a {@code wss://} endpoint to bind when no certificate option was given ({@link WssOptions}). */
+    public void checkBind(String endpoint) {
+        wss.checkBind(endpoint);
     }
 }

@@ -86,8 +86,17 @@ final class WsFrameAdapter {
             }
             ctx.write(new BinaryWebSocketFrame(frame), ctx.voidPromise());
             frame = next;
+            if (pending == null) {
+                // That write failed and closed the channel, whose handler's removal released us.
+                frame.release();
+                promise.tryFailure(new java.nio.channels.ClosedChannelException());
+                return;
+            }
         }
-        pending.discardReadComponents();
+        if (pending != null) {
+            // Not if the last write closed the channel and released us.
+            pending.discardReadComponents();
+        }
     }
 
     /** The next whole ZMTP frame of {@link #pending} as a ZWS payload, or null until one has arrived. */

@@ -50,6 +50,8 @@ import io.zmtp.codec.ZmtpProtocolErrorEvent;
 
 import javax.net.ssl.SSLException;
 import java.net.URI;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A ws:// connection's adapter between Netty's WebSocket handlers and the unchanged ZMTP codec, so that NULL, PLAIN,
@@ -90,6 +92,8 @@ final class WsHandler extends ChannelDuplexHandler {
     private boolean closing;
     /** From the upgrade on: ZWS messages to ZMTP wire bytes and back. */
     private WsFrameAdapter frames;
+    /** A server's bound on the upgrade, from the connection's start (Netty's starts at the request). */
+    private ScheduledFuture<?> upgradeTimer;
 
     WsHandler(ZmtpConfig config) {
         this.config = config;
@@ -134,6 +138,14 @@ final class WsHandler extends ChannelDuplexHandler {
                     .dropPongFrames(true)
                     .decoderConfig(decoderConfig())
                     .build()));
+            // Netty's handshake timeout starts only once a whole upgrade request has arrived: a client that sends
+            // half of one, or nothing, would keep the connection for ever.
+            upgradeTimer = ctx.executor().schedule(() -> {
+                if (!zmtpStarted && !closing) {
+                    handshakeFailed(ctx, ZmtpHandshakeFailureReason.TIMEOUT,
+                            "WebSocket upgrade not done in " + timeout + " ms");
+                }
+            }, timeout, TimeUnit.MILLISECONDS);
         } else {
             URI uri = URI.create((tls != null ? "wss://" : "ws://") + address.hostPort() + address.path());
             p.addBefore(name, "ws-http", new HttpClientCodec());
@@ -197,6 +209,8 @@ final class WsHandler extends ChannelDuplexHandler {
         WebSocketFrameDecoder old = p.get(WebSocketFrameDecoder.class);
         if (old != null) {
             p.replace(old, "ws-frame-decoder", new WebSocket13FrameDecoder(decoderConfig()));
+            // Before Netty's protocol handler, which would answer every ping of a flood (see WsPingHandler).
+            p.addAfter("ws-frame-decoder", "ws-ping", new WsPingHandler());
         }
     }
 
@@ -241,6 +255,7 @@ final class WsHandler extends ChannelDuplexHandler {
             return;
         }
         zmtpStarted = true;
+        cancelUpgradeTimer();
         boolean bare = WsSubprotocol.isBare(chosen);
         frames = new WsFrameAdapter(ctx.alloc(), WsSubprotocol.ourGreetingToSwallow(bare));
         ctx.pipeline().addAfter(ctx.name(), "zmtp-codec-handshake",
@@ -412,8 +427,16 @@ final class WsHandler extends ChannelDuplexHandler {
         frames.write(ctx, (ByteBuf) msg, promise);
     }
 
+    private void cancelUpgradeTimer() {
+        if (upgradeTimer != null) {
+            upgradeTimer.cancel(false);
+            upgradeTimer = null;
+        }
+    }
+
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
+        cancelUpgradeTimer();
         if (frames != null) {
             frames.release();
         }

@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.LongAdder;
  * DEALERs and the ROUTER are in contexts of their own (one I/O thread each), as two processes would be.
  */
 @Command(name = "reqrep", mixinStandardHelpOptions = true,
-        description = "DEALER -> ROUTER request/reply on zmtp-socket over tcp://127.0.0.1 in one JVM, "
+        description = "DEALER -> ROUTER request/reply on zmtp-socket over tcp://127.0.0.1 (or ws://) in one JVM, "
                 + "a line per second with the average latency.")
 public final class ReqRepBench implements Callable<Integer> {
     private static final Duration POLL = Duration.ofMillis(100);
@@ -44,10 +44,17 @@ public final class ReqRepBench implements Callable<Integer> {
             description = "DEALER sockets, each with an application thread (default: ${DEFAULT-VALUE}).")
     int clients;
 
+    @Option(names = "--transport", defaultValue = "tcp",
+            description = "tcp, or ws (ZWS 2.0 over ws://127.0.0.1) (default: ${DEFAULT-VALUE}).")
+    String transport;
+
     @Override
     public Integer call() throws Exception {
         try {
             options.check();
+            if (!"tcp".equals(transport) && !"ws".equals(transport)) {
+                throw new IllegalArgumentException("--transport: tcp or ws (got " + transport + ")");
+            }
             if (inflight < 1 || clients < 1) {
                 throw new IllegalArgumentException("--inflight >= 1, --clients >= 1 expected (got " + inflight
                         + ", " + clients + ")");
@@ -70,7 +77,7 @@ public final class ReqRepBench implements Callable<Integer> {
             router.setOption(ZmtpSocketOption.SNDHWM, hwm);
             router.setOption(ZmtpSocketOption.RCVHWM, hwm);
             router.setOption(ZmtpSocketOption.LINGER, 0);
-            String endpoint = router.bind("tcp://127.0.0.1:*");
+            String endpoint = router.bind("ws".equals(transport) ? "ws://127.0.0.1:*/bench" : "tcp://127.0.0.1:*");
             threads.add(new Thread(() -> serve(router, running), "bench-router"));
             for (int c = 0; c < clients; c++) {
                 ZmtpSocket dealer = clientContext.socket(ZmtpSocketType.DEALER);

@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.LongAdder;
  * (memory stays bounded), a PULL server counts whole messages; a line per second of the receive rate.
  */
 @Command(name = "throughput", mixinStandardHelpOptions = true,
-        description = "PUSH -> PULL over tcp://127.0.0.1 in one JVM (codec only, or --socket, over tcp or inproc), "
+        description = "PUSH -> PULL over tcp://127.0.0.1 in one JVM (codec only, or --socket, over tcp, ws or inproc), "
                 + "a line per second.")
 public final class ThroughputBench implements Callable<Integer> {
     @Mixin
@@ -48,7 +48,8 @@ public final class ThroughputBench implements Callable<Integer> {
     boolean socket;
 
     @Option(names = "--transport", defaultValue = "tcp", description = "With --socket: tcp (two contexts, as two "
-            + "processes would have) or inproc (one context; messages pass by reference) (default: ${DEFAULT-VALUE}).")
+            + "processes would have), ws (the same over ws://127.0.0.1) or inproc (one context; messages pass by "
+            + "reference) (default: ${DEFAULT-VALUE}).")
     String transport;
 
     @Option(names = "--batching", defaultValue = "on", arity = "1", description = "Codec only: on, flush once per "
@@ -69,8 +70,9 @@ public final class ThroughputBench implements Callable<Integer> {
             if (!BenchOptions.batching(batching) && socket) {
                 throw new IllegalArgumentException("--batching off: the socket layer decides when to flush");
             }
-            if (!"tcp".equals(transport) && !("inproc".equals(transport) && socket)) {
-                throw new IllegalArgumentException("--transport: tcp, or inproc with --socket (got " + transport + ")");
+            if (!"tcp".equals(transport) && !(("inproc".equals(transport) || "ws".equals(transport)) && socket)) {
+                throw new IllegalArgumentException("--transport: tcp, or inproc or ws with --socket (got " + transport
+                        + ")");
             }
         } catch (IllegalArgumentException e) {
             System.err.println("zmtp bench throughput: " + e.getMessage());
@@ -92,7 +94,8 @@ public final class ThroughputBench implements Callable<Integer> {
              ZmtpSocket pull = pullContext.socket(ZmtpSocketType.PULL);
              ZmtpSocket push = pushContext.socket(ZmtpSocketType.PUSH)) {
             push.setOption(ZmtpSocketOption.LINGER, 0);
-            String endpoint = pull.bind(inproc ? "inproc://bench-throughput" : "tcp://127.0.0.1:*");
+            String endpoint = pull.bind(inproc ? "inproc://bench-throughput"
+                    : "ws".equals(transport) ? "ws://127.0.0.1:*/bench" : "tcp://127.0.0.1:*");
             push.connect(endpoint);
             AtomicBoolean running = new AtomicBoolean(true);
             ByteBuf payload = Payload.shared(options.size);

@@ -147,7 +147,8 @@ public final class CatCommand implements Callable<Integer> {
             socket.monitor(e -> stderr.println(e));
         }
         // A socket that only binds is the PLAIN server.
-        security.apply(socket, connects.isEmpty() && connectPeers.isEmpty());
+        security.apply(socket, connects.isEmpty() && connectPeers.isEmpty(), stderr);
+        binds.forEach(security::checkBind);
         if (identity != null) {
             socket.setOption(ZmtpSocketOption.ROUTING_ID, FrameText.unescape(identity));
         }

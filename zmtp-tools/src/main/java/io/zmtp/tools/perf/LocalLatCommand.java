@@ -48,7 +48,7 @@ public final class LocalLatCommand implements Callable<Integer> {
             try (ZmtpContext context = contextOptions.newContext();
                  ZmtpSocket socket = PerfSupport.open(context, ZmtpSocketType.REP)) {
                 security.apply(socket, true);
-                socket.bind(bindTo);
+                security.bind(socket, bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     for (long i = 0, n = warmupCount + roundtripCount; i < n; i++) {
                         ZmtpMessage m = socket.receive();

@@ -60,7 +60,7 @@ public final class LocalThrCommand implements Callable<Integer> {
             try (ZmtpContext context = contextOptions.newContext();
                  ZmtpSocket socket = PerfSupport.open(context, receiver)) {
                 security.apply(socket, true);
-                socket.bind(bindTo);
+                security.bind(socket, bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     ZmtpMessage m = socket.receive();
                     PerfSupport.checkSize(m, messageSize);

@@ -77,7 +77,7 @@ public final class RrServerCommand implements Callable<Integer> {
                 // Bounded, so a client that vanished can't keep us here.
                 socket.setOption(ZmtpSocketOption.LINGER, (int) PerfSupport.STALL.toMillis());
                 security.apply(socket, true);
-                socket.bind(bindTo);
+                security.bind(socket, bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
                     for (long i = 0; i < total; i++) {
                         // The first request may take as long as the client takes to start; after that, silence

@@ -5,6 +5,7 @@ import io.zmtp.socket.ZmtpProxy;
 import io.zmtp.socket.ZmtpSocket;
 import io.zmtp.socket.ZmtpSocketException;
 import io.zmtp.tools.ContextOptions;
+import io.zmtp.tools.WssOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,7 +27,9 @@ import java.util.concurrent.Callable;
                     + "little-endian frames), e.g. echo STATISTICS | zmtp cat --type REQ --connect "
                     + "tcp://127.0.0.1:5558 -n 1."},
         footer = {"", "Example: a shared queue between REQ clients on 5555 and REP workers on 5556:",
-            "  zmtp proxy --frontend ROUTER@tcp://*:5555 --backend DEALER@tcp://*:5556 --control REP@tcp://*:5558"})
+            "  zmtp proxy --frontend ROUTER@tcp://*:5555 --backend DEALER@tcp://*:5556 --control REP@tcp://*:5558",
+            "Browsers and libzmq's ws:// clients on 8080, workers over tcp:",
+            "  zmtp proxy --frontend ROUTER@ws://*:8080/zmq --backend DEALER@tcp://*:5556"})
 public final class ProxyCommand implements Callable<Integer> {
 
     @Option(names = "--frontend", required = true, paramLabel = "TYPE@endpoint",
@@ -51,6 +54,9 @@ public final class ProxyCommand implements Callable<Integer> {
 
     @Mixin
     ContextOptions contextOptions;
+
+    @Mixin
+    WssOptions wss;
 
     PrintStream err = System.err;
 
@@ -101,7 +107,7 @@ public final class ProxyCommand implements Callable<Integer> {
 
     private ZmtpSocket open(ZmtpContext context, String role, SocketSpec spec) {
         List<String> bound = new ArrayList<>();
-        ZmtpSocket socket = spec.open(context, bound);
+        ZmtpSocket socket = spec.open(context, wss, err, bound);
         for (String endpoint : bound) {
             err.println("proxy: " + role + " " + spec.type + " bound to " + endpoint);
         }

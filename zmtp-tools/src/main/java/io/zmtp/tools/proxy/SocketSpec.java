@@ -3,7 +3,9 @@ package io.zmtp.tools.proxy;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.ZmtpContext;
 import io.zmtp.socket.ZmtpSocket;
+import io.zmtp.tools.WssOptions;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -52,9 +54,19 @@ final class SocketSpec {
         return -1;
     }
 
-    /** A socket of this type on {@code context}, bound and connected as given; returns what was bound. */
-    ZmtpSocket open(ZmtpContext context, List<String> bound) {
+    /**
+     * A socket of this type on {@code context}, with the wss:// options, bound and connected as given; adds what was
+     * bound to {@code bound}.
+     */
+    ZmtpSocket open(ZmtpContext context, WssOptions wss, PrintStream err, List<String> bound) {
+        binds.forEach(wss::checkBind);
         ZmtpSocket socket = context.socket(type);
+        try {
+            wss.apply(socket, err);
+        } catch (IllegalArgumentException e) {
+            socket.close();
+            throw e;
+        }
         for (String endpoint : binds) {
             bound.add(socket.bind(endpoint));
         }

@@ -58,8 +58,9 @@ public final class SoakCommand implements Callable<Integer> {
             description = "Message size, at least 8 (the sequence number). Default: ${DEFAULT-VALUE}.")
     int size;
 
-    @Option(names = "--endpoint", paramLabel = "<tcp://host:port>",
-            description = "Where the peer binds. Default: a free port on 127.0.0.1.")
+    @Option(names = "--endpoint", paramLabel = "<endpoint>",
+            description = "Where the peer binds: tcp://host:port, or ws://host:port/path with --peer ours (pyzmq's "
+                    + "bundled libzmq has no ws). Default: a free tcp port on 127.0.0.1.")
     String endpoint;
 
     /** What a run counted; the check is {@link #guaranteeHeld()}. */
