@@ -466,7 +466,10 @@ public class ZAuth implements Closeable {
     public void destroy() {
         try {
             send(TERMINATE);
-        } catch (ZMQException closed) {
+        } catch (ZMQException e) {
+            if (e.getErrorCode() == ErrorCodes.EINTR) {
+                throw e; // the actor was not told: close again
+            }
             // The context is closed: the actor ends by itself.
         }
         exit.awaitSilent();

@@ -335,7 +335,10 @@ public class ZProxy {
         return status(true);
     }
 
-    /** The proxy's state: the answer waiting on the pipe, or ({@code sync}) a fresh one. */
+    /**
+     * The proxy's state: the answer waiting on the pipe, or ({@code sync}) a fresh one. EXITED once the proxy ended
+     * or its context is closed; an interrupted wait throws {@link ZMQException} with EINTR (JeroMQ answered EXITED).
+     */
     public String status(boolean sync) {
         if (exit.isExited()) {
             return EXITED;
@@ -350,6 +353,9 @@ public class ZProxy {
             }
             return status;
         } catch (ZMQException e) {
+            if (e.getErrorCode() == ErrorCodes.EINTR) {
+                throw e;
+            }
             return EXITED;
         }
     }

@@ -58,10 +58,36 @@ public class ZThread {
         ZContext shadow = ctx.shadow();
         ZMQ.Socket theirs = shadow.createSocket(SocketType.PAIR);
         theirs.connect(endpoint);
+        awaitAttached(ctx, pipe, theirs);
         Thread thread = new Thread(() -> runAttached(runnable, args, shadow, theirs));
         thread.setUncaughtExceptionHandler(ctx.getUncaughtExceptionHandler());
         thread.start();
         return pipe;
+    }
+
+    /**
+     * Waits until the two ends of the pipe are joined. netty-zmtp joins an inproc connection on its I/O thread,
+     * after {@code connect} returns (libzmq and JeroMQ join it inside {@code connect}); a task that sends and returns
+     * at once would otherwise close its end, with the context's linger of 0, before the message had a pipe to go to.
+     * A PAIR can send once its one peer is attached, so this waits for both ends to be writable, on the sockets'
+     * wake-up signal.
+     */
+    private static void awaitAttached(ZContext ctx, ZMQ.Socket pipe, ZMQ.Socket theirs) {
+        // One end at a time: a poll of both would return at once, again and again, while only one is ready.
+        for (ZMQ.Socket end : new ZMQ.Socket[] {theirs, pipe}) {
+            ZMQ.Poller poller = ctx.createPoller(1);
+            try {
+                poller.register(end, ZMQ.Poller.POLLOUT);
+                while (poller.poll(-1) == 0) {
+                    if (ctx.getContext().isTerminating()) {
+                        // The poller answers 0 at once from now on.
+                        throw new ZMQException("context closed while forking", ErrorCodes.ETERM);
+                    }
+                }
+            } finally {
+                poller.close();
+            }
+        }
     }
 
     private static void runAttached(IAttachedRunnable runnable, Object[] args, ZContext shadow, ZMQ.Socket pipe) {

@@ -91,6 +91,10 @@ class ZProxyTest {
 
         ZMQ.Socket copies = ctx.createSocket(SocketType.PULL);
         copies.connect(capture);
+        // The proxy drops copies the capture socket can't take at once: wait until the PULL is attached.
+        while (copies.zmtpSocket().peers().isEmpty()) {
+            Thread.sleep(1);
+        }
         roundTrip("hello");
         // The capture socket got both ways: the request with the ROUTER's envelope, then the reply.
         ZMsg request = ZMsg.recvMsg(copies);

@@ -35,6 +35,18 @@ class ZThreadTest {
     }
 
     @Test
+    void shouldDeliverWhatATaskSentJustBeforeItReturned() {
+        try (ZContext ctx = new ZContext()) {
+            // The task's context closes (linger 0) right after the send: the pipe must be attached by then.
+            for (int i = 0; i < 200; i++) {
+                ZMQ.Socket pipe = ZThread.fork(ctx, (args, shadow, theirs) -> theirs.send("last words"));
+                assertThat(pipe.recvStr()).isEqualTo("last words");
+                pipe.close();
+            }
+        }
+    }
+
+    @Test
     void shouldCloseTheSocketsATaskLeftOpenWhenItReturns() throws Exception {
         CompletableFuture<ZContext> shadowOf = new CompletableFuture<>();
         CompletableFuture<Thread> worker = new CompletableFuture<>();
