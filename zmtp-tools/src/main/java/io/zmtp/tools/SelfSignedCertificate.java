@@ -97,10 +97,12 @@ public final class SelfSignedCertificate {
         }
     }
 
+    /** The certificate's private key (EC P-256). */
     public PrivateKey key() {
         return key;
     }
 
+    /** The self-signed certificate, for {@code localhost}, {@code 127.0.0.1} and {@code ::1}. */
     public X509Certificate certificate() {
         return certificate;
     }
