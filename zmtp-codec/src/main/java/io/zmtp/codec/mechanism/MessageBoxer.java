@@ -25,8 +25,8 @@ import io.netty.util.concurrent.FastThreadLocal;
  * vectors).
  */
 final class MessageBoxer {
-    /** Key-stream blocks made at once: up to 1 KiB of stream, as much as a frame needs. */
-    private static final int MAX_BLOCKS = 16;
+    /** Key-stream blocks made at once: as much as a frame needs, up to 16 KiB of stream. */
+    private static final int MAX_BLOCKS = SalsaLanes.MAX_LANES;
     /** One key-stream array per I/O thread: boxing never yields the thread, so connections can share it. */
     private static final FastThreadLocal<long[]> KEY_STREAM = new FastThreadLocal<long[]>() {
         @Override

@@ -1,17 +1,27 @@
 package io.zmtp.codec.mechanism;
 
+import io.netty.util.concurrent.FastThreadLocal;
 import org.bouncycastle.crypto.engines.Salsa20Engine;
 
 /**
  * The Salsa20 key stream of one key, restarted for each short nonce and handed out a block or several at a time as
  * little-endian longs, ready to XOR with data read a long at a time. The Salsa20 core is Bouncy Castle's
  * ({@link Salsa20Engine#salsaCore}, the state in locals, which is as fast as scalar Java gets); what is here is the
- * state layout, the block counter and the packing. {@link MessageBoxer} does the XOR and the MAC in one pass.
+ * state layout, the block counter and the packing. From {@link SalsaLanes#MIN_LANES} blocks on the blocks are made
+ * by {@link SalsaLanes}, many at once in SIMD. {@link MessageBoxer} does the XOR and the MAC in one pass.
  * Event-loop confined; allocates nothing after construction.
  *
  * @see <a href="https://cr.yp.to/snuffle/spec.pdf">Salsa20 specification</a>
  */
 final class SalsaStream {
+    /** One wide core per I/O thread: making key stream never yields the thread, so connections can share it. */
+    private static final FastThreadLocal<SalsaLanes> LANES = new FastThreadLocal<SalsaLanes>() {
+        @Override
+        protected SalsaLanes initialValue() {
+            return new SalsaLanes();
+        }
+    };
+
     /** Input block: constants, key, nonce (words 6, 7) and block counter (words 8, 9). */
     private final int[] state = new int[16];
     /** The core's output for one block. */
@@ -46,6 +56,13 @@ final class SalsaStream {
      * longs per block, and moves the stream past them.
      */
     void next(long[] keyStream, int blocks) {
+        if (blocks >= SalsaLanes.MIN_LANES) {
+            LANES.get().blocks(state, blocks, keyStream);
+            long counter = ((state[8] & 0xFFFFFFFFL) | ((long) state[9] << 32)) + blocks;
+            state[8] = (int) counter;
+            state[9] = (int) (counter >>> 32);
+            return;
+        }
         int[] x = block;
         for (int b = 0, at = 0; b < blocks; b++, at += 8) {
             Salsa20Engine.salsaCore(20, state, x);
