@@ -64,8 +64,9 @@ final class MessageBoxer {
         long[] ks = KEY_STREAM.get();
         keyStream = ks;
         salsa.start(nonce);
-        salsa.next(ks, blocksFor(32 + streamLength));
-        ksEnd = 8 * blocksFor(32 + streamLength);
+        int blocks = blocksFor(32 + streamLength);
+        salsa.next(ks, blocks);
+        ksEnd = 8 * blocks;
         mac.init(ks[0], ks[1], ks[2], ks[3]);
         ksAt = 4;
     }
