@@ -12,8 +12,8 @@
 #   lat     latency REQ <-> REP at LAT_SIZES (1, 1024 B), average and percentiles of half round trips
 #   rr      request/reply, DEALER rr_client -> ROUTER rr_server, RR_INFLIGHT (1000) in flight, at RR_SIZES (16,
 #           1024 B), libzmq and ours in all four pairings (JeroMQ has no tool for it here)
-#   curve   one-way throughput (with the mixed pairs) and latency over CURVE at CURVE_SIZES (64, 1024 B), libzmq
-#           (libsodium) and ours (Bouncy Castle)
+#   curve   one-way throughput (with the mixed pairs) over CURVE at CURVE_SIZES (64, 1024, 65536 B) and latency at
+#           CURVE_LAT_SIZES (64, 1024 B), libzmq (libsodium) and ours (our XSalsa20-Poly1305 on the messages)
 #   ipc     one-way throughput at IPC_SIZES (64 B) and latency at IPC_LAT_SIZES (1 B) over ipc:// (Unix domain
 #           sockets), libzmq and ours (JeroMQ's ipc:// is tcp on loopback)
 #   inproc  inproc:// in one JVM, ours vs JeroMQ: PUSH -> PULL for INPROC_SECONDS (10) at INPROC_SIZE (100 B);
@@ -69,7 +69,8 @@ MIXED_SIZES=${MIXED_SIZES:-"64 1024"}   # mixed pairs: our local_thr with libzmq
 IMPLS=${IMPLS:-$default_impls}
 SECTIONS=${SECTIONS:-$default_sections}
 MODES=${MODES:-"steady cold"}
-CURVE_SIZES=${CURVE_SIZES:-"64 1024"}
+CURVE_SIZES=${CURVE_SIZES:-"64 1024 65536"}
+CURVE_LAT_SIZES=${CURVE_LAT_SIZES:-"64 1024"}
 IPC_SIZES=${IPC_SIZES:-"64"}
 IPC_LAT_SIZES=${IPC_LAT_SIZES:-"1"}
 # The zmq_curve man page's server test pair: the binding side is the CURVE server, the connecting side its client
@@ -296,7 +297,7 @@ for size in $RR_SIZES; do
     rr_cell libzmq zmtp "$size" "$run"
   done
 done
-if has_section curve; then echo "== CURVE (libzmq with libsodium, ours with Bouncy Castle)" >&2; fi
+if has_section curve; then echo "== CURVE (libzmq with libsodium, ours with our XSalsa20-Poly1305)" >&2; fi
 for size in $CURVE_SIZES; do
   n=$(( $(thr_count "$size") / 5 ))
   for run in $(seq 1 "$RUNS"); do
@@ -305,9 +306,11 @@ for size in $CURVE_SIZES; do
     done
     thr_cell cthr zmtp libzmq "$size" "$n" "$run"
     thr_cell cthr libzmq zmtp "$size" "$n" "$run"
-    for impl in libzmq zmtp; do
-      lat_cell clat "$impl" "$impl" "$size" "$run"
-    done
+    if [[ " $CURVE_LAT_SIZES " == *" $size "* ]]; then
+      for impl in libzmq zmtp; do
+        lat_cell clat "$impl" "$impl" "$size" "$run"
+      done
+    fi
   done
 done
 if [ -n "$IPC_SIZES$IPC_LAT_SIZES" ]; then echo "== ipc:// (libzmq and ours)" >&2; fi

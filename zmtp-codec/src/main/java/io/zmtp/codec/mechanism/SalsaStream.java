@@ -1,30 +1,31 @@
 package io.zmtp.codec.mechanism;
 
+import io.netty.util.concurrent.FastThreadLocal;
 import org.bouncycastle.crypto.engines.Salsa20Engine;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /**
- * The Salsa20 key stream of one key, restarted for each short nonce and XORed into bytes a word at a time. The
- * Salsa20 core is Bouncy Castle's ({@link Salsa20Engine#salsaCore}); what is here is only the state layout and the
- * XOR, because Bouncy Castle's engine XORs byte by byte and repacks each block into bytes first, which made it a
- * third of a CURVE message's cost. Checked byte for byte against libsodium's boxes by the CURVE vector tests.
+ * The Salsa20 key stream of one key, restarted for each short nonce and handed out a block or several at a time as
+ * little-endian longs, ready to XOR with data read a long at a time. The Salsa20 core is Bouncy Castle's
+ * ({@link Salsa20Engine#salsaCore}, the state in locals, which is as fast as scalar Java gets); what is here is the
+ * state layout, the block counter and the packing. From {@link SalsaLanes#MIN_LANES} blocks on the blocks are made
+ * by {@link SalsaLanes}, many at once in SIMD. {@link MessageBoxer} does the XOR and the MAC in one pass.
  * Event-loop confined; allocates nothing after construction.
  *
  * @see <a href="https://cr.yp.to/snuffle/spec.pdf">Salsa20 specification</a>
  */
 final class SalsaStream {
-    private static final VarHandle LE_INT = MethodHandles.byteArrayViewVarHandle(int[].class,
-            ByteOrder.LITTLE_ENDIAN);
+    /** One wide core per I/O thread: making key stream never yields the thread, so connections can share it. */
+    private static final FastThreadLocal<SalsaLanes> LANES = new FastThreadLocal<SalsaLanes>() {
+        @Override
+        protected SalsaLanes initialValue() {
+            return new SalsaLanes();
+        }
+    };
 
     /** Input block: constants, key, nonce (words 6, 7) and block counter (words 8, 9). */
     private final int[] state = new int[16];
-    /** The current key-stream block. */
+    /** The core's output for one block. */
     private final int[] block = new int[16];
-    /** Bytes of {@link #block} already used (64: none left). */
-    private int used = 64;
 
     /** @param key the 32-byte key (for CURVE messages: HSalsa20 of the connection key and the nonce prefix) */
     SalsaStream(byte[] key) {
@@ -39,54 +40,39 @@ final class SalsaStream {
     }
 
     /**
-     * Restarts the stream at block 0 for {@code nonce} (its 8 bytes in network order, as CurveZMQ's short nonces are)
-     * and puts the stream's first 32 bytes into {@code macKey}: NaCl's secretbox keys Poly1305 with them and
-     * encrypts from byte 32 on.
+     * Restarts the stream at block 0 for {@code nonce} (its 8 bytes in network order, as CurveZMQ's short nonces
+     * are).
      */
-    void start(long nonce, byte[] macKey) {
+    void start(long nonce) {
         // Salsa20 reads the nonce bytes as two little-endian words.
         state[6] = Integer.reverseBytes((int) (nonce >>> 32));
         state[7] = Integer.reverseBytes((int) nonce);
         state[8] = 0;
         state[9] = 0;
-        nextBlock();
-        for (int i = 0; i < 8; i++) {
-            LE_INT.set(macKey, 4 * i, block[i]);
-        }
-        used = 32;
     }
 
-    /** XORs the next {@code length} bytes of the stream into {@code data} from {@code offset}. */
-    void xor(byte[] data, int offset, int length) {
-        int i = offset;
-        int end = offset + length;
-        // Finish the current block byte by byte up to a word boundary of the stream, then whole words and blocks.
-        while (i < end && (used & 3) != 0 && used < 64) {
-            data[i++] ^= (byte) (block[used >> 2] >>> ((used & 3) << 3));
-            used++;
+    /**
+     * Writes the next {@code blocks} blocks of the stream into {@code keyStream} from index 0, eight little-endian
+     * longs per block, and moves the stream past them.
+     */
+    void next(long[] keyStream, int blocks) {
+        if (blocks >= SalsaLanes.MIN_LANES) {
+            LANES.get().blocks(state, blocks, keyStream);
+            long counter = ((state[8] & 0xFFFFFFFFL) | ((long) state[9] << 32)) + blocks;
+            state[8] = (int) counter;
+            state[9] = (int) (counter >>> 32);
+            return;
         }
-        while (i < end) {
-            if (used == 64) {
-                nextBlock();
+        int[] x = block;
+        for (int b = 0, at = 0; b < blocks; b++, at += 8) {
+            Salsa20Engine.salsaCore(20, state, x);
+            // The 64-bit block counter; 2^70 bytes under one nonce is far beyond any frame.
+            if (++state[8] == 0) {
+                state[9]++;
             }
-            if (end - i >= 4) {
-                int w = used >> 2;
-                LE_INT.set(data, i, (int) LE_INT.get(data, i) ^ block[w]);
-                i += 4;
-                used += 4;
-            } else {
-                data[i++] ^= (byte) (block[used >> 2] >>> ((used & 3) << 3));
-                used++;
+            for (int i = 0; i < 8; i++) {
+                keyStream[at + i] = (x[2 * i] & 0xFFFFFFFFL) | ((long) x[2 * i + 1] << 32);
             }
         }
-    }
-
-    private void nextBlock() {
-        Salsa20Engine.salsaCore(20, state, block);
-        // The 64-bit block counter; 2^70 bytes under one nonce is far beyond any frame.
-        if (++state[8] == 0) {
-            state[9]++;
-        }
-        used = 0;
     }
 }
