@@ -84,7 +84,11 @@ public final class ZmtpSocket implements AutoCloseable {
         impl.unbind(endpoint);
     }
 
-    /** Connects to {@code endpoint} and keeps reconnecting (RECONNECT_IVL/RECONNECT_IVL_MAX) until disconnected. */
+    /**
+     * Connects to {@code endpoint} and keeps reconnecting (RECONNECT_IVL/RECONNECT_IVL_MAX) until disconnected. To an
+     * inproc name that is bound, it returns once the connection is joined (at most a second, for a peer that refuses
+     * it), as libzmq's does: what is sent next is the peer's even if this socket is then closed with LINGER 0.
+     */
     public void connect(String endpoint) {
         impl.connect(endpoint);
     }

@@ -235,6 +235,26 @@ class InprocIT {
     }
 
     /**
+     * As with libzmq, whose zmq_connect joins an inproc connection to a bound name before it returns: what is sent
+     * right after connect is the peer's even if the socket is closed at once with LINGER 0 (the ZeroMQ Guide's
+     * mtrelay signals its next step that way). Ours joined a moment later, on the inproc thread, and the message,
+     * still in the connecting socket's queue, went with the close.
+     */
+    @Test
+    void shouldDeliverWhatWasSentRightAfterConnectingToABoundNameThenClosedWithoutLinger() {
+        ZmtpSocket pull = socket(PULL);
+        pull.bind("inproc://signal-and-close");
+        for (int i = 0; i < 200; i++) {
+            ZmtpSocket push = socket(PUSH);
+            push.setOption(ZmtpSocketOption.LINGER, 0);
+            push.connect("inproc://signal-and-close");
+            push.send("ready " + i);
+            push.close();
+            assertThat(recv(pull)).isEqualTo("ready " + i);
+        }
+    }
+
+    /**
      * A context closing two inproc peers together doesn't wait for messages one has queued to the other, which is
      * closing too and will never take them: here a SUB's UNSUBSCRIBE to a PUB that never sends (a PUB reads
      * subscriptions only when it sends). It waited out the whole linger cap, because the PUB's pipes end only after

@@ -67,6 +67,9 @@ public abstract class SocketBase implements PipeListener {
     /** Set from close() until lingering is over: connections may still complete and deliver queued output. */
     private volatile boolean lingering;
 
+    /** The longest connect waits for an inproc join that doesn't come (see {@link #awaitInprocJoin}). */
+    private static final long INPROC_JOIN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     protected SocketBase(SocketContext context, ZmtpSocketType type) {
         this.context = context;
         this.type = type;
@@ -178,11 +181,41 @@ public abstract class SocketBase implements PipeListener {
     }
 
     public void connect(String endpoint) {
+        Pipe pipe;
+        boolean boundInproc;
         lock.lock();
         try {
-            connectPipe(endpoint);
+            pipe = connectPipe(endpoint);
+            boundInproc = endpoints.isBoundInproc(endpoint);
         } finally {
             lock.unlock();
+        }
+        if (boundInproc) {
+            awaitInprocJoin(pipe);
+        }
+    }
+
+    /**
+     * libzmq's zmq_connect joins an inproc connection to a bound name before it returns, so what is sent next is in
+     * the peer's pipe, and stays the peer's even if the socket is closed at once with LINGER 0 (the ZeroMQ Guide's
+     * mtrelay signals its next step that way). Ours are joined on the inproc thread a moment later: this waits for
+     * that, outside the lock, so the same holds. Bounded, because a peer may refuse the connection (a PAIR that has
+     * one) or the name be unbound meanwhile, and then no join comes.
+     */
+    private void awaitInprocJoin(Pipe pipe) {
+        long deadline = System.nanoTime() + INPROC_JOIN_WAIT_NANOS;
+        for (;;) {
+            long seq = signal.sequence();
+            if (pipe.isActive() || pipe.isTerminated() || closed || System.nanoTime() - deadline >= 0) {
+                return;
+            }
+            try {
+                signal.await(seq, deadline);
+            } catch (InterruptedException e) {
+                // connect doesn't throw for it: the connection goes on, and the thread keeps its interrupt.
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 

@@ -287,6 +287,14 @@ final class SocketEndpoints {
         return pipe;
     }
 
+    /** Whether {@code endpoint} is an inproc name bound in this context now (connect then waits for the join). */
+    boolean isBoundInproc(String endpoint) {
+        Endpoint ep = parse(endpoint);
+        return "inproc".equals(ep.scheme())
+                && socket.context.transport("inproc") instanceof InprocTransport inproc
+                && inproc.hasListener(ep.address());
+    }
+
     /** Stops connecting to {@code endpoint} (as given to connect); returns the pipes that carried it. */
     List<Pipe> disconnect(String endpoint) {
         List<Connector> cs = connectors.remove(endpoint);
