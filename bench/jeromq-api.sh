@@ -7,8 +7,11 @@
 # Each pair runs one implementation on both sides over tcp://127.0.0.1, one JVM per side. One-way throughput PUSH ->
 # PULL at THR_SIZES (64 1024 B) with THR_COUNT messages, and latency REQ <-> REP at LAT_SIZES (1 B) with LAT_COUNT round
 # trips. RUNS rounds (5); in each round every cell runs once, the implementations in a rotated order, so load that
-# comes and goes on a shared machine falls on all three alike. A cell's figure is the median of its runs. Every run,
-# with the 1-minute load average when it started, is in target/jeromq-api/results.csv; the table in table.md.
+# comes and goes on a shared machine falls on all three alike. A cell's figure is the median of its runs. Beside the
+# wall-clock figures, the CPU time both processes used (perf stat's task-clock, when perf is installed) per message or
+# round trip: less at the mercy of other load on the machine than the rates are (JVM start-up and JIT included, alike
+# for all three). Every run, with the 1-minute load average when it started, is in target/jeromq-api/results.csv; the
+# table in table.md.
 #
 #   bench/jeromq-api.sh                       # 5 rounds: about 6 min on 2 idle cores
 #   RUNS=3 THR_COUNT=500000 bench/jeromq-api.sh   # shorter
@@ -49,7 +52,14 @@ cmd() { # impl tool(local_thr...) -> command
 }
 
 results="$out/results.csv"
-echo "kind,impl,size,run,value,load1" > "$results"
+echo "kind,impl,size,run,value,cpu_us,load1" > "$results"
+if perf stat -x, -e task-clock -o /dev/null true 2>/dev/null; then
+  cpu() { perf stat -x, -e task-clock -o "$1" "${@:2}"; }
+else
+  echo "perf not found: no CPU-time figures (apt-get install linux-perf)" >&2
+  cpu() { rm -f "$1"; "${@:2}"; }
+fi
+cpu_ms() { [ -f "$1" ] && awk -F, '/task-clock/ {print $1}' "$1" || echo NaN; }
 
 # run_pair kind impl size count run: one local/remote pair; appends msg/s (thr) or average one-way us (lat).
 run_pair() {
@@ -57,9 +67,9 @@ run_pair() {
   local endpoint="tcp://127.0.0.1:$PORT" log="$out/$kind-$impl-$size-$run.log" load value
   PORT=$((PORT + 1))
   load=$(cut -d' ' -f1 /proc/loadavg)
-  $(cmd "$impl" "local_$kind") "$endpoint" "$size" "$count" > "$log.local" 2>&1 &
+  cpu "$log.local.cpu" $(cmd "$impl" "local_$kind") "$endpoint" "$size" "$count" > "$log.local" 2>&1 &
   local lpid=$!
-  if ! timeout 300 $(cmd "$impl" "remote_$kind") "$endpoint" "$size" "$count" > "$log.remote" 2>&1; then
+  if ! cpu "$log.remote.cpu" timeout 300 $(cmd "$impl" "remote_$kind") "$endpoint" "$size" "$count" > "$log.remote" 2>&1; then
     echo "remote_$kind ($impl, $size B) failed:" >&2; cat "$log.remote" >&2
   fi
   wait "$lpid" || { echo "local_$kind ($impl, $size B) failed:" >&2; cat "$log.local" >&2; }
@@ -68,8 +78,12 @@ run_pair() {
   else
     value=$(sed -n 's/^average latency: \([0-9.]*\) \[us\]$/\1/p' "$log.remote")
   fi
-  echo "$kind,$impl,$size,$run,${value:-NaN},$load" >> "$results"
-  printf '%s %-12s %5s B run %d: %s (load %s)\n' "$kind" "$impl" "$size" "$run" "${value:-failed}" "$load" >&2
+  local cpu_us
+  cpu_us=$(awk -v a="$(cpu_ms "$log.local.cpu")" -v b="$(cpu_ms "$log.remote.cpu")" -v n="$count" \
+      'BEGIN { if (a == "NaN" || b == "NaN" || a == "" || b == "") print "NaN"; else printf "%.3f", (a + b) * 1000 / n }')
+  echo "$kind,$impl,$size,$run,${value:-NaN},$cpu_us,$load" >> "$results"
+  printf '%s %-12s %5s B run %d: %s, CPU %s us each (load %s)\n' "$kind" "$impl" "$size" "$run" "${value:-failed}" \
+      "$cpu_us" "$load" >&2
 }
 
 echo "start: $(uptime)" | tee "$out/uptime.txt" >&2
@@ -93,19 +107,23 @@ loads = []
 for r in rows:
     if r["value"] != "NaN":
         cells.setdefault((r["kind"], int(r["size"]), r["impl"]), []).append(float(r["value"]))
+    if r["cpu_us"] != "NaN":
+        cells.setdefault(("cpu" + r["kind"], int(r["size"]), r["impl"]), []).append(float(r["cpu_us"]))
     loads.append(float(r["load1"]))
-keys = sorted({(k, s) for k, s, _ in cells}, key=lambda x: (x[0] != "thr", x[1]))
+order = {"thr": 0, "lat": 1, "cputhr": 2, "cpulat": 3}
+keys = sorted({(k, s) for k, s, _ in cells}, key=lambda x: (order[x[0]], x[1]))
 lines = ["| test | size | JeroMQ 0.6.0 | JeroMQ API on zmtp-jeromq | native API (zmtp) | zmtp-jeromq / JeroMQ | zmtp-jeromq / native |",
          "|---|---:|---:|---:|---:|---:|---:|"]
 for kind, size in keys:
     med = {i: statistics.median(cells[(kind, size, i)]) for i in ("jeromq", "zmtp-jeromq", "native") if (kind, size, i) in cells}
     def fmt(v):
-        return f"{v:,.0f} msg/s" if kind == "thr" else f"{v:.1f} us"
+        return f"{v:,.0f} msg/s" if kind == "thr" else f"{v:.1f} us" if kind == "lat" else f"{v:.2f} us"
     def ratio(a, b):
         if a not in med or b not in med: return "-"
-        # higher is better for throughput, lower for latency: the ratio reads "x times as good"
+        # higher is better for throughput, lower for latency and CPU: the ratio reads "x times as good"
         return f"{med[a] / med[b]:.2f}x" if kind == "thr" else f"{med[b] / med[a]:.2f}x"
-    name = "one-way throughput" if kind == "thr" else "latency (one way)"
+    name = {"thr": "one-way throughput", "lat": "latency (one way)", "cputhr": "CPU per message (both sides)",
+            "cpulat": "CPU per round trip (both sides)"}[kind]
     lines.append(f"| {name} | {size} B | " + " | ".join(fmt(med[i]) if i in med else "-" for i in ("jeromq", "zmtp-jeromq", "native"))
                  + f" | {ratio('zmtp-jeromq', 'jeromq')} | {ratio('zmtp-jeromq', 'native')} |")
 runs = max(len(v) for v in cells.values()) if cells else 0
