@@ -2,8 +2,12 @@
 # The JeroMQ API's cost: JeroMQ's perf programs written against org.zeromq (zmtp-jeromq-guide's perf package: local_thr,
 # remote_thr, local_lat, remote_lat), the same source files built two ways, beside our native API's tools:
 #   jeromq        the programs compiled against JeroMQ 0.6.0's jar and run on it
-#   zmtp-jeromq   the programs as zmtp-jeromq-guide builds them: on zmtp-jeromq (netty-zmtp underneath)
-#   native        ./zmtp local_thr etc. (zmtp-tools, netty-zmtp's own API)
+#   zmtp-jeromq   the programs as zmtp-jeromq-guide builds them: on zmtp-jeromq (netty-zmtp underneath), with what
+#                 zmtp-jeromq brings and nothing more: Netty's NIO transport (epoll is an optional dependency)
+#   zmtp-jeromq+epoll  the same, with Netty's epoll jars added to the class path (netty-zmtp then uses epoll)
+#   native        ./zmtp local_thr etc. (zmtp-tools, netty-zmtp's own API, which ships with epoll)
+# zmtp-jeromq+epoll against native is the cost of the JeroMQ API layer alone (same transport); zmtp-jeromq against
+# JeroMQ is what an application gets by changing the dependency and nothing else.
 # Each pair runs one implementation on both sides over tcp://127.0.0.1, one JVM per side. One-way throughput PUSH ->
 # PULL at THR_SIZES (64 1024 B) with THR_COUNT messages, and latency REQ <-> REP at LAT_SIZES (1 B) with LAT_COUNT round
 # trips. RUNS rounds (5); in each round every cell runs once, the implementations in a rotated order, so load that
@@ -13,7 +17,7 @@
 # for all three). Every run, with the 1-minute load average when it started, is in target/jeromq-api/results.csv; the
 # table in table.md.
 #
-#   bench/jeromq-api.sh                       # 5 rounds: about 6 min on 2 idle cores
+#   bench/jeromq-api.sh                       # 5 rounds: about 12 min on 2 shared cores (load 10-20)
 #   RUNS=3 THR_COUNT=500000 bench/jeromq-api.sh   # shorter
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +30,7 @@ THR_SIZES=${THR_SIZES:-"64 1024"}
 THR_COUNT=${THR_COUNT:-2000000}
 LAT_SIZES=${LAT_SIZES:-"1"}
 LAT_COUNT=${LAT_COUNT:-20000}
-IMPLS=(jeromq zmtp-jeromq native)
+IMPLS=(jeromq zmtp-jeromq zmtp-jeromq+epoll native)
 PORT=${PORT:-27100}
 java_opts=${ZMTP_JAVA_OPTS:-}
 
@@ -39,6 +43,9 @@ rm -rf "$out/guide-on-jeromq"
 javac --release 17 -nowarn -d "$out/guide-on-jeromq" -cp "$guide/target/jeromq-lib/*" \
     $(find "$guide/src/main/java" -name '*.java') 2> "$out/javac.log" || { cat "$out/javac.log" >&2; exit 1; }
 
+# Netty's epoll jars, as zmtp-tools ships them.
+epoll_jars=$(ls "$root"/zmtp-tools/target/lib/netty-transport-*epoll*.jar | paste -sd:)
+
 cmd() { # impl tool(local_thr...) -> command
   local class
   case "$2" in
@@ -47,6 +54,7 @@ cmd() { # impl tool(local_thr...) -> command
   case "$1" in
     jeromq) echo "java $java_opts -cp $out/guide-on-jeromq:$guide/target/jeromq-lib/* io.zmtp.jeromq.guide.perf.$class" ;;
     zmtp-jeromq) echo "java $java_opts -cp $guide/target/classes:$guide/target/lib/* io.zmtp.jeromq.guide.perf.$class" ;;
+    zmtp-jeromq+epoll) echo "java $java_opts -cp $guide/target/classes:$guide/target/lib/*:$epoll_jars io.zmtp.jeromq.guide.perf.$class" ;;
     native) echo "java $java_opts -cp $root/zmtp-tools/target/zmtp-tools.jar:$root/zmtp-tools/target/lib/* io.zmtp.tools.Zmtp $2" ;;
   esac
 }
@@ -82,14 +90,15 @@ run_pair() {
   cpu_us=$(awk -v a="$(cpu_ms "$log.local.cpu")" -v b="$(cpu_ms "$log.remote.cpu")" -v n="$count" \
       'BEGIN { if (a == "NaN" || b == "NaN" || a == "" || b == "") print "NaN"; else printf "%.3f", (a + b) * 1000 / n }')
   echo "$kind,$impl,$size,$run,${value:-NaN},$cpu_us,$load" >> "$results"
-  printf '%s %-12s %5s B run %d: %s, CPU %s us each (load %s)\n' "$kind" "$impl" "$size" "$run" "${value:-failed}" \
+  printf '%s %-17s %5s B run %d: %s, CPU %s us each (load %s)\n' "$kind" "$impl" "$size" "$run" "${value:-failed}" \
       "$cpu_us" "$load" >&2
 }
 
 echo "start: $(uptime)" | tee "$out/uptime.txt" >&2
 for run in $(seq 1 "$RUNS"); do
   # Rotate the order each round.
-  order=("${IMPLS[@]:$(( (run - 1) % 3 ))}" "${IMPLS[@]:0:$(( (run - 1) % 3 ))}")
+  shift_by=$(( (run - 1) % ${#IMPLS[@]} ))
+  order=("${IMPLS[@]:$shift_by}" "${IMPLS[@]:0:$shift_by}")
   for size in $THR_SIZES; do
     for impl in "${order[@]}"; do run_pair thr "$impl" "$size" "$THR_COUNT" "$run"; done
   done
@@ -112,10 +121,11 @@ for r in rows:
     loads.append(float(r["load1"]))
 order = {"thr": 0, "lat": 1, "cputhr": 2, "cpulat": 3}
 keys = sorted({(k, s) for k, s, _ in cells}, key=lambda x: (order[x[0]], x[1]))
-lines = ["| test | size | JeroMQ 0.6.0 | JeroMQ API on zmtp-jeromq | native API (zmtp) | zmtp-jeromq / JeroMQ | zmtp-jeromq / native |",
-         "|---|---:|---:|---:|---:|---:|---:|"]
+impls = ("jeromq", "zmtp-jeromq", "zmtp-jeromq+epoll", "native")
+lines = ["| test | size | JeroMQ 0.6.0 | zmtp-jeromq (NIO, as shipped) | zmtp-jeromq + epoll | native API (epoll) | zmtp-jeromq / JeroMQ | zmtp-jeromq+epoll / JeroMQ | zmtp-jeromq+epoll / native |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 for kind, size in keys:
-    med = {i: statistics.median(cells[(kind, size, i)]) for i in ("jeromq", "zmtp-jeromq", "native") if (kind, size, i) in cells}
+    med = {i: statistics.median(cells[(kind, size, i)]) for i in impls if (kind, size, i) in cells}
     def fmt(v):
         return f"{v:,.0f} msg/s" if kind == "thr" else f"{v:.1f} us" if kind == "lat" else f"{v:.2f} us"
     def ratio(a, b):
@@ -124,8 +134,9 @@ for kind, size in keys:
         return f"{med[a] / med[b]:.2f}x" if kind == "thr" else f"{med[b] / med[a]:.2f}x"
     name = {"thr": "one-way throughput", "lat": "latency (one way)", "cputhr": "CPU per message (both sides)",
             "cpulat": "CPU per round trip (both sides)"}[kind]
-    lines.append(f"| {name} | {size} B | " + " | ".join(fmt(med[i]) if i in med else "-" for i in ("jeromq", "zmtp-jeromq", "native"))
-                 + f" | {ratio('zmtp-jeromq', 'jeromq')} | {ratio('zmtp-jeromq', 'native')} |")
+    lines.append(f"| {name} | {size} B | " + " | ".join(fmt(med[i]) if i in med else "-" for i in impls)
+                 + f" | {ratio('zmtp-jeromq', 'jeromq')} | {ratio('zmtp-jeromq+epoll', 'jeromq')}"
+                 + f" | {ratio('zmtp-jeromq+epoll', 'native')} |")
 runs = max(len(v) for v in cells.values()) if cells else 0
 lines.append("")
 lines.append(f"Medians of {runs} runs per cell; 1-minute load when each run started: min {min(loads):.2f}, median {statistics.median(loads):.2f}, max {max(loads):.2f}.")
