@@ -161,7 +161,7 @@ final class SocketMatrix {
 
     // ------------------------------------------------------------------------------------------- one way
 
-    private static void oneWay(SocketEnd from, SocketEnd to, int count) {
+    static void oneWay(SocketEnd from, SocketEnd to, int count) {
         for (int i = 0; i < count; i++) {
             List<byte[]> m = List.of(SocketPeer.bytes("m"), SocketPeer.bytes(Integer.toString(i)), SocketPeer.payload(i));
             from.send(m);

@@ -208,7 +208,8 @@ abstract class SocketPeer implements AutoCloseable {
     /** JeroMQ sockets, all on one thread (a JeroMQ socket belongs to one thread), running the same commands. */
     static final class JeroMqPeer extends SocketPeer {
         private static final int SEND_TIMEOUT_MS = 5000;
-        static final int JEROMQ_HANDSHAKE_IVL_MS = 500;
+        /** 500 ms; {@link ZmtpJeromqPeer} runs this peer on zmtp-jeromq with JeroMQ's default instead (property). */
+        static final int JEROMQ_HANDSHAKE_IVL_MS = Integer.getInteger("zmtp.interop.jeromqHandshakeIvl", 500);
         private final ZContext context = new ZContext(1);
         private JeromqZapHandler zap;
         private final Map<String, ZMQ.Socket> sockets = new HashMap<>();

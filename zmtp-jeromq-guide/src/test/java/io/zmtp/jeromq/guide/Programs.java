@@ -1,0 +1,24 @@
+package io.zmtp.jeromq.guide;
+
+/**
+ * The programs' main classes, by name: the tests compile without them (the JeroMQ build has its own copies, and
+ * this module's build of them needs zmtp-jeromq's classes), and each child JVM loads the one it runs.
+ */
+final class Programs {
+    static final String HW_SERVER = "io.zmtp.jeromq.guide.hello.HwServer";
+    static final String HW_CLIENT = "io.zmtp.jeromq.guide.hello.HwClient";
+    static final String LB_BROKER = "io.zmtp.jeromq.guide.lbbroker.LbBroker";
+    static final String MD_BROKER = "io.zmtp.jeromq.guide.majordomo.MdBroker";
+    static final String MD_CLIENT = "io.zmtp.jeromq.guide.majordomo.MdClient";
+    static final String MD_WORKER = "io.zmtp.jeromq.guide.majordomo.MdWorker";
+    static final String LP_CLIENT = "io.zmtp.jeromq.guide.lazypirate.LpClient";
+    static final String LP_SERVER = "io.zmtp.jeromq.guide.lazypirate.LpServer";
+    static final String CLONE_CLI3 = "io.zmtp.jeromq.guide.clone.CloneCli3";
+    static final String CLONE_SRV3 = "io.zmtp.jeromq.guide.clone.CloneSrv3";
+    static final String LOCAL_THR = "io.zmtp.jeromq.guide.perf.LocalThr";
+    static final String REMOTE_THR = "io.zmtp.jeromq.guide.perf.RemoteThr";
+    static final String LOCAL_LAT = "io.zmtp.jeromq.guide.perf.LocalLat";
+    static final String REMOTE_LAT = "io.zmtp.jeromq.guide.perf.RemoteLat";
+
+    private Programs() {}
+}
