@@ -257,7 +257,7 @@ final class WsHandler extends ChannelDuplexHandler {
         zmtpStarted = true;
         cancelUpgradeTimer();
         boolean bare = WsSubprotocol.isBare(chosen);
-        frames = new WsFrameAdapter(ctx.alloc(), WsSubprotocol.ourGreetingToSwallow(bare));
+        frames = new WsFrameAdapter(ctx.alloc(), WsSubprotocol.ourGreetingToSwallow(bare), !server);
         ctx.pipeline().addAfter(ctx.name(), "zmtp-codec-handshake",
                 new ZmtpHandshakeHandler(WsSubprotocol.codecConfig(config, bare)));
         ctx.fireChannelRead(WsSubprotocol.peerGreeting(ctx.alloc(), config, bare));

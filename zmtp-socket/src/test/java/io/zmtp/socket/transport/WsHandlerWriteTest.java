@@ -46,12 +46,14 @@ class WsHandlerWriteTest {
         assertThat(ch.pipeline().get("zmtp-codec-handshake"))
                 .as("upgraded: the ZMTP handshake runs (%s, open: %s; request %s)", ch.pipeline().names(), ch.isOpen(),
                         request).isNotNull();
-        // The first frame's write goes down with the connection, which takes WsHandler out of the pipeline (right
-        // before it, where its WebSocket frames pass).
+        // The batch's write goes down with the connection, which takes WsHandler out of the pipeline (right before
+        // it, where its WebSocket messages pass).
         ch.pipeline().addBefore("zmtp-ws", "closer", new ChannelOutboundHandlerAdapter() {
             @Override
             public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-                if (msg instanceof BinaryWebSocketFrame) {
+                // A client's messages go as one framed buffer per batch (WsFrameAdapter), a server's large ones as
+                // BinaryWebSocketFrames: either write closes the connection here.
+                if (msg instanceof BinaryWebSocketFrame || msg instanceof ByteBuf) {
                     ReferenceCountUtil.release(msg);
                     promise.tryFailure(new ClosedChannelException());
                     ctx.pipeline().remove("zmtp-ws");
