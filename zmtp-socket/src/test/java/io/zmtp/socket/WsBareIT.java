@@ -269,6 +269,8 @@ class WsBareIT {
             WebSocketClientProtocolConfig config = WebSocketClientProtocolConfig.newBuilder().webSocketUri(uri)
                     .subprotocol(subprotocols).handleCloseFrames(false).build();
             WebSocketClientProtocolHandler ws = new WebSocketClientProtocolHandler(config);
+            // Before connecting: the upgrade can complete before connect's future is seen done.
+            p.chosen = () -> ws.handshaker().actualSubprotocol();
             p.channel = new Bootstrap().group(p.group).channel(NioSocketChannel.class)
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
@@ -276,7 +278,6 @@ class WsBareIT {
                             ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(8192), ws, p);
                         }
                     }).connect(uri.getHost(), uri.getPort()).syncUninterruptibly().channel();
-            p.chosen = () -> ws.handshaker().actualSubprotocol();
             return p;
         }
 
@@ -294,7 +295,7 @@ class WsBareIT {
             return p;
         }
 
-        private java.util.function.Supplier<String> chosen;
+        private volatile java.util.function.Supplier<String> chosen;
 
         int port() {
             return ((InetSocketAddress) listener.localAddress()).getPort();
