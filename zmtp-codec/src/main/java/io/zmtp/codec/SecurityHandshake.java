@@ -211,12 +211,17 @@ final class SecurityHandshake {
     }
 
     /**
-     * The ERROR to tell the peer why the handshake failed, or null when it gets none: after its own ERROR, and after
-     * a 300 refusal (libzmq closes without one, so the client retries). A refusal's reason is its ZAP status code,
-     * which libzmq peers report as an authentication failure.
+     * The ERROR to tell the peer why the handshake failed, or null when it gets none: after its own ERROR, after
+     * a 300 refusal (libzmq closes without one, so the client retries), and after our handshake timeout. A refusal's
+     * reason is its ZAP status code, which libzmq peers report as an authentication failure.
+     *
+     * <p>The timeout closes silently as libzmq's does ({@code timeout_error}): libzmq and JeroMQ clients stop
+     * reconnecting for good after any ERROR they receive during the handshake (a protocol error ends their session),
+     * and a timeout is often ours (a slow ZAP handler), not the client's fault.
      */
     static ZmtpCommand errorFor(ZmtpHandshakeException cause) {
-        if (cause.reason() == ZmtpHandshakeFailureReason.PEER_ERROR || cause.isSilent()) {
+        if (cause.reason() == ZmtpHandshakeFailureReason.PEER_ERROR
+                || cause.reason() == ZmtpHandshakeFailureReason.TIMEOUT || cause.isSilent()) {
             return null;
         }
         if (cause instanceof ZmtpAuthenticationException) {

@@ -191,6 +191,30 @@ class ZmtpPlainTest {
         }
     }
 
+    /**
+     * libzmq and JeroMQ clients end their session for good on an ERROR during the handshake; a timeout while the
+     * authenticator (a slow ZAP handler) is asked is ours, so the connection closes silently and the client retries.
+     * The decision that arrives after the close changes nothing.
+     */
+    @Test
+    void shouldCloseWithoutErrorWhenTheHandshakeTimesOutWhileTheAuthenticatorIsAsked() {
+        CompletableFuture<ZmtpAuthResult> decision = new CompletableFuture<>();
+        try (TestPeer router = TestPeer.of(server(ZmtpSocketType.ROUTER).handshakeTimeoutMillis(500)
+                .authenticator(r -> decision))) {
+            router.feed(plainGreeting(1, false));
+            router.outbound();
+            router.feed(command("HELLO", concat(hex("01"), ascii("a"), hex("01"), ascii("b"))));
+            router.advance(500);
+            assertThat(router.failure().reason()).isEqualTo(ZmtpHandshakeFailureReason.TIMEOUT);
+            assertThat(router.channel.isOpen()).isFalse();
+            assertThat(router.outbound()).isEmpty();
+            decision.complete(ZmtpAuthResult.allow("late"));
+            router.channel.runPendingTasks();
+            assertThat(router.outbound()).isEmpty();
+            assertThat(router.log()).noneMatch(e -> e.startsWith("success"));
+        }
+    }
+
     @Test
     void shouldCloseWithoutErrorOnATemporaryFailure() {
         ZmtpAuthenticator busy = r -> CompletableFuture.completedFuture(

@@ -38,10 +38,13 @@ import java.util.function.Predicate;
  * <h2>Threads</h2>
  * Requests come from I/O threads, which must neither block nor take a socket's lock: they only put the request in
  * {@link #outbox} and keep its future in {@link #waiting}. One thread of our own ({@code zmq-zap}, started on the
- * first request) owns the DEALER connected to the handler: it takes requests from the outbox and sends them, and
- * receives the replies, completing each future by its request id. The futures complete on that thread; the handshake
- * hops back to its event loop. A request unanswered after {@link #TIMEOUT} fails (the handshake's own timeout is
- * usually shorter), so {@link #waiting} holds nothing forever.
+ * first request) connects the DEALER to the handler, then sleeps on the outbox and sends each request it takes.
+ * Replies come through the DEALER's {@code receiveAsync}, re-armed after each one: nothing wakes up to look for
+ * them. They complete the futures by request id, on the thread that delivers them (the context's async executor, or
+ * the {@code zmq-zap} thread when a reply was already waiting); the handshake hops back to its event loop. A request
+ * unanswered after {@link #TIMEOUT} fails (the handshake's own timeout is usually shorter), so {@link #waiting}
+ * holds nothing forever; a reply to a request whose handshake has failed meanwhile completes a future nobody
+ * applies.
  */
 public final class ZapClient implements ZmtpAuthenticator {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(ZapClient.class);
@@ -124,31 +127,55 @@ public final class ZapClient implements ZmtpAuthenticator {
             return;
         }
         try {
+            awaitReplies(dealer);
             while (true) {
-                // Nothing to wait for: sleep until a request comes. Else send what is queued, then look for replies.
-                Object next = waiting.isEmpty() ? outbox.take() : outbox.poll();
+                Object next = outbox.take();
                 if (next == STOP) {
                     break;
                 }
-                if (next != null) {
-                    @SuppressWarnings("unchecked")
-                    List<byte[]> frames = (List<byte[]>) next;
-                    dealer.send(ZmtpMessage.ofBytes(frames.toArray(new byte[0][])), Duration.ofSeconds(5));
-                    continue;
-                }
-                ZmtpMessage reply = dealer.receive(Duration.ofMillis(5));
-                if (reply != null) {
-                    try {
-                        onReply(reply);
-                    } finally {
-                        reply.release();
-                    }
-                }
+                @SuppressWarnings("unchecked")
+                List<byte[]> frames = (List<byte[]>) next;
+                dealer.send(ZmtpMessage.ofBytes(frames.toArray(new byte[0][])), Duration.ofSeconds(5));
             }
         } catch (InterruptedException | ZmtpSocketException e) {
             // The context is closing.
         } finally {
             failAll(new ZmtpSocketException.Closed("ZAP client stopped"));
+        }
+    }
+
+    /**
+     * Handles the replies already waiting, then leaves a {@code receiveAsync} armed for the next, whose completion
+     * calls this again. Ends when the DEALER closes (with the context). A loop, not a recursion, for replies that are
+     * there at once.
+     */
+    private void awaitReplies(ZmtpSocket dealer) {
+        while (true) {
+            CompletableFuture<ZmtpMessage> next = dealer.receiveAsync().toCompletableFuture();
+            if (!next.isDone()) {
+                next.whenComplete((reply, failure) -> {
+                    if (reply != null) {
+                        handle(reply);
+                        awaitReplies(dealer);
+                    }
+                });
+                return;
+            }
+            if (next.isCompletedExceptionally()) {
+                // The DEALER is closed.
+                return;
+            }
+            handle(next.join());
+        }
+    }
+
+    private void handle(ZmtpMessage reply) {
+        try {
+            onReply(reply);
+        } catch (RuntimeException e) {
+            logger.warn("ZAP reply could not be handled", e);
+        } finally {
+            reply.release();
         }
     }
 
