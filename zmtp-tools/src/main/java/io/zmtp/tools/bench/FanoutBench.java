@@ -136,9 +136,9 @@ public final class FanoutBench implements Callable<Integer> {
                     }
                 }
                 dishEndpoints.forEach(pub::connect);
-                if (!awaitSubscribers(pub)) {
-                    System.err.printf("zmtp bench fanout: only %d of %d subscribers connected within 60 s%n",
-                            connected(pub), subscribers);
+                if (!awaitSubscribers(pub) || !awaitFirstDelivery(pub, subs)) {
+                    System.err.printf("zmtp bench fanout: only %d of %d subscribers connected and heard a message "
+                            + "within 60 s%n", connected(pub), subscribers);
                     return 1;
                 }
                 for (int r = 0; r < receivers; r++) {
@@ -186,8 +186,8 @@ public final class FanoutBench implements Callable<Integer> {
     }
 
     /**
-     * Waits until the PUB has every subscriber connected, then a little more for their subscriptions (sent right
-     * after the handshake) to arrive: messages published before a subscription arrives are filtered, not dropped.
+     * Waits until the PUB has every subscriber connected (their subscriptions, sent right after the handshake, are
+     * waited for by {@link #awaitFirstDelivery}).
      */
     private boolean awaitSubscribers(ZmtpSocket pub) throws InterruptedException {
         if (udp()) {
@@ -202,7 +202,48 @@ public final class FanoutBench implements Callable<Integer> {
             }
             Thread.sleep(10);
         }
-        Thread.sleep(200);
+        return true;
+    }
+
+    /**
+     * Over tcp, publishes probes until every subscriber has received one, then drains them all: a subscription
+     * (JOIN) that reaches the publisher late on a loaded machine would otherwise count as a subscriber that got
+     * nothing. Over udp there is no JOIN to wait for ({@link #awaitSubscribers}).
+     */
+    private boolean awaitFirstDelivery(ZmtpSocket pub, List<ZmtpSocket> subs) throws InterruptedException {
+        if (udp()) {
+            return true;
+        }
+        boolean[] heard = new boolean[subs.size()];
+        int left = subs.size();
+        long deadline = System.nanoTime() + CONNECT_TIMEOUT_NANOS;
+        while (left > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            ZmtpMessage probe = ZmtpMessage.of("probe");
+            if (radio) {
+                probe.group(GROUP);
+            }
+            pub.trySend(probe);
+            Thread.sleep(1);
+            for (int i = 0; i < subs.size(); i++) {
+                for (ZmtpMessage m; (m = subs.get(i).tryReceive()) != null; ) {
+                    m.release();
+                    if (!heard[i]) {
+                        heard[i] = true;
+                        left--;
+                    }
+                }
+            }
+        }
+        // Probes still on their way: let them arrive, and take them out of the count.
+        Thread.sleep(50);
+        for (ZmtpSocket sub : subs) {
+            for (ZmtpMessage m; (m = sub.tryReceive()) != null; ) {
+                m.release();
+            }
+        }
         return true;
     }
 
