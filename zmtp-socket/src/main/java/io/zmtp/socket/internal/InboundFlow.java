@@ -91,11 +91,14 @@ final class InboundFlow {
 
     /** See {@link Pipe#hasInputToDrain}. Lock held. */
     boolean hasInputToDrain() {
-        if (hasInput()) {
+        // The link first, the queue second: a hand-over (another thread) fills the queue, then marks the link done.
+        // Looked at the other way round, a hand-over between the two looks left both empty-handed (the queue not
+        // yet filled, the link already done), and the socket dropped the pipe with the messages just handed to it.
+        InprocLink l = link;
+        if (l != null && l.owesReader()) {
             return true;
         }
-        InprocLink l = link;
-        return l != null && l.owesReader();
+        return hasInput();
     }
 
     /** Takes the next inbound message (ownership passes to the caller), or null. */

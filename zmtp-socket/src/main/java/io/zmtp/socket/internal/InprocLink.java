@@ -31,7 +31,8 @@ import java.lang.invoke.VarHandle;
  * taken by one reader, or released by the writer's {@code discardOutput}, or by the reader's terminate, whichever
  * side goes first. Two rules keep what was sent from being dropped on the way: the writer's {@code discardOutput}
  * leaves a live link's messages alone (they are the reader's already), and a disconnected reader keeps draining
- * until its writer has seen the end and handed over ({@link #owesReader}).
+ * until its writer has seen the end and handed over ({@link #owesReader}), which the reader asks before it looks at
+ * its inbound queue: the hand-over fills that queue first and marks the link done second.
  *
  * <p>Every socket type takes this path; no message travels over the {@code LocalChannel}s.
  *
