@@ -189,11 +189,22 @@ final class InprocLink {
      * whoever next holds the queue, at once if nobody does.
      */
     void detach() {
+        if (end()) {
+            writer.outbound().requestTransfer(this);
+        }
+    }
+
+    /**
+     * The first half of {@link #detach}: ends the link and fixes what is the reader's; false if it had ended. Until
+     * the caller has requested the transfer, another thread may find the link ended and no transfer queued: a
+     * discard then waits for it ({@link OutboundQueue#service}).
+     */
+    boolean end() {
         if (!STATE.compareAndSet(this, LIVE, ENDED)) {
-            return;
+            return false;
         }
         end = queue.producedCount();
-        writer.outbound().requestTransfer(this);
+        return true;
     }
 
     // ---------------------------------------------------------------- writer, under its lock

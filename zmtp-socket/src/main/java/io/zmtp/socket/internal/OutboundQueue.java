@@ -218,16 +218,26 @@ final class OutboundQueue {
         while ((discardRequested || !endedLinks.isEmpty()) && queue.tryClaim()) {
             boolean discard = discardRequested;
             discardRequested = false;
+            boolean deferred = false;
             try {
                 InprocLink ended;
                 while ((ended = endedLinks.poll()) != null) {
                     ended.transfer();
                 }
                 if (discard) {
-                    Object m;
-                    while ((m = poll()) != null) {
-                        release(m);
-                        discarded++;
+                    InprocLink l = link;
+                    if (l != null && l.transferPending()) {
+                        // Ended on another thread that has not yet queued its transfer (between the two halves of
+                        // InprocLink.detach: a disconnect closing the channel races the I/O thread seeing it close).
+                        // What the link holds is the reader's: the discard waits for that thread's transfer.
+                        discardRequested = true;
+                        deferred = true;
+                    } else {
+                        Object m;
+                        while ((m = poll()) != null) {
+                            release(m);
+                            discarded++;
+                        }
                     }
                 }
             } finally {
@@ -236,6 +246,11 @@ final class OutboundQueue {
             InprocLink l = link;
             if (l != null) {
                 l.afterServiced();
+            }
+            if (deferred && endedLinks.isEmpty()) {
+                // The ending thread queues its transfer, then services (and discards) unless this thread holds the
+                // queue; this thread looks at endedLinks after letting go: volatile both, so one of the two runs it.
+                break;
             }
         }
         if (discarded > 0) {

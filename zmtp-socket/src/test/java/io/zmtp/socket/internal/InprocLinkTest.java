@@ -190,6 +190,35 @@ class InprocLinkTest {
 
     private static final int HAND_OVER_ROUNDS = 20_000;
 
+    /**
+     * A disconnect stops the connector, which closes the channel, then drops the pipe: the I/O thread, seeing the
+     * channel close, ends the link while the disconnecting thread discards the pipe's output. Between the I/O
+     * thread's two halves of {@link InprocLink#detach} (the link ended, its transfer not yet queued) the discard
+     * found the link not live and nothing to hand over, and released what was the reader's (InprocStressIT lost up to
+     * SNDHWM + RCVHWM messages a few times in a thousand disconnects, counted as the PUSH's drops).
+     */
+    @Test
+    void shouldHandOverWhatALinkHeldBeforeADiscardThatCameBetweenItsEndAndItsTransfer() {
+        Pipe writer = new Pipe(listener, true, "inproc://t", 1000, 1000);
+        Pipe reader = new Pipe(listener, false, "inproc://t", 1000, 1000);
+        join(writer, reader);
+        writer.offer(ZmtpMessage.of("x"));
+        writer.offer(ZmtpMessage.of("y"));
+        InprocLink link = writer.outbound().link();
+        // The I/O thread's first half: the connection is over.
+        assertThat(link.end()).isTrue();
+        // The disconnecting thread drops the pipe meanwhile.
+        writer.terminate();
+        // The I/O thread's second half.
+        writer.outbound().requestTransfer(link);
+        assertThat(text(reader.poll())).isEqualTo("x");
+        assertThat(text(reader.poll())).isEqualTo("y");
+        assertThat(reader.poll()).isNull();
+        assertThat(writer.droppedCount()).as("dropped").isZero();
+        assertThat(reader.hasInputToDrain()).isFalse();
+        reader.terminate();
+    }
+
     @Test
     void shouldKeepForTheNextConnectionWhatTheWriterQueuedAfterTheReaderTerminated() {
         Pipe writer = new Pipe(listener, true, "inproc://t", 1000, 1000);
