@@ -317,8 +317,17 @@ class InprocStressIT {
      * The pull side unbinds and binds again, the push side disconnects and connects again, while two threads send.
      * What a connection carried when it ended stays readable (the pull drains it), what the push queued meanwhile
      * goes to the next connection, so every message arrives exactly once. The push disconnects only once its
-     * connection is up (both sockets have seen CONNECTED): a disconnect before that drops what the new pipe had
-     * queued, over inproc as over tcp.
+     * connection is joined: a disconnect before that drops what the new pipe had queued (at most SNDHWM), over
+     * inproc as over tcp, since no peer has it yet. Joined is HANDSHAKE_SUCCEEDED, which the join tells both sockets
+     * once the link is up. Not CONNECTED: only a connecting socket reports it (the bound one reports ACCEPTED), and
+     * at its channel's activation, before the join; counted on the pull it never came, so the chaos ran one cycle
+     * and then waited for the senders to finish (or failed after {@link #STALL} when they took longer).
+     *
+     * <p>As libzmq: its inproc disconnect ends the pipe with a delimiter the peer reads up to, so what was written is
+     * the peer's; its inproc unbind only frees the name (connections stay up), where ours also closes what the name
+     * accepted and hands over what those connections carried. Cycling for real, this found two losses (up to
+     * SNDHWM + RCVHWM each, docs/RELIABILITY.md 8b): a disconnect's discard between the I/O thread's end of the link
+     * and its hand-over, and a draining reader dropped between its two looks at a hand-over.
      */
     @Test
     void shouldDeliverEveryMessageOnceAcrossDisconnections() throws Exception {
@@ -327,16 +336,16 @@ class InprocStressIT {
         ZmtpSocket push = sockets.socket(ZmtpSocketType.PUSH);
         push.setOption(ZmtpSocketOption.SNDHWM, 8);
         push.setOption(ZmtpSocketOption.RECONNECT_IVL, 1);
-        AtomicInteger pushConnected = new AtomicInteger();
-        AtomicInteger pullConnected = new AtomicInteger();
+        AtomicInteger pushJoined = new AtomicInteger();
+        AtomicInteger pullJoined = new AtomicInteger();
         push.monitor(e -> {
-            if (e.type() == ZmtpSocketEvent.Type.CONNECTED) {
-                pushConnected.incrementAndGet();
+            if (e.type() == ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED) {
+                pushJoined.incrementAndGet();
             }
         });
         pull.monitor(e -> {
-            if (e.type() == ZmtpSocketEvent.Type.CONNECTED) {
-                pullConnected.incrementAndGet();
+            if (e.type() == ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED) {
+                pullJoined.incrementAndGet();
             }
         });
         String endpoint = "inproc://stress-reconnect";
@@ -366,9 +375,25 @@ class InprocStressIT {
         AtomicInteger cycles = new AtomicInteger();
         Thread chaos = start("chaos", () -> {
             ThreadLocalRandom r = ThreadLocalRandom.current();
+            // The first connection's events are delivered after connect returns: counted from there.
+            int pushBefore = 0;
+            int pullBefore = 0;
             while (sending.get() && errors.isEmpty()) {
+                // Until the connection is joined on both sides (each cycle makes exactly one).
+                long deadline = System.nanoTime() + STALL.toNanos();
+                while ((pushJoined.get() <= pushBefore || pullJoined.get() <= pullBefore) && sending.get()) {
+                    if (System.nanoTime() - deadline > 0) {
+                        errors.add("no reconnection within " + STALL + " after " + cycles.get() + " cycles");
+                        return;
+                    }
+                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+                }
                 LockSupport.parkNanos(r.nextLong(TimeUnit.MILLISECONDS.toNanos(5)));
-                int before = Math.min(pushConnected.get(), pullConnected.get());
+                if (!sending.get()) {
+                    return;
+                }
+                pushBefore = pushJoined.get();
+                pullBefore = pullJoined.get();
                 if (r.nextBoolean()) {
                     pull.unbind(endpoint);
                     pull.bind(endpoint);
@@ -377,20 +402,21 @@ class InprocStressIT {
                     push.connect(endpoint);
                 }
                 cycles.incrementAndGet();
-                // Until the new connection is up on both sides.
-                long deadline = System.nanoTime() + STALL.toNanos();
-                while (Math.min(pushConnected.get(), pullConnected.get()) <= before && sending.get()) {
-                    if (System.nanoTime() - deadline > 0) {
-                        errors.add("no reconnection within " + STALL);
-                        return;
-                    }
-                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
-                }
             }
         });
         joinAll(senderThreads);
         sending.set(false);
         joinAll(List.of(chaos, receiver));
+        if (ledger.total.get() < expected) {
+            // Told apart: a message still queued (a lost wake-up) or gone (a loss); and whether a drop was counted.
+            long before = ledger.total.get();
+            ZmtpMessage m;
+            while ((m = pull.tryReceive()) != null) {
+                ledger.record(m);
+            }
+            errors.add((ledger.total.get() - before) + " more readable after the wait; drops counted: push "
+                    + push.droppedCount() + ", pull " + pull.droppedCount() + "; " + cycles.get() + " cycles");
+        }
         ledger.assertAllOnce();
         assertThat(errors).isEmpty();
         assertThat(cycles.get()).as("disconnections while sending").isGreaterThan(0);
