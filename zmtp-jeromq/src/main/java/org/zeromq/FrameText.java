@@ -1,5 +1,7 @@
 package org.zeromq;
 
+import org.zeromq.util.ZData;
+
 import java.nio.charset.StandardCharsets;
 
 /** How ZFrame and ZMsg show frames: as text when every byte is printable ASCII, else as upper-case hex. */
@@ -9,18 +11,6 @@ final class FrameText {
     private FrameText() {
     }
 
-    static String hex(byte[] data) {
-        if (data == null) {
-            return "";
-        }
-        char[] out = new char[data.length * 2];
-        for (int i = 0; i < data.length; i++) {
-            out[2 * i] = HEX[(data[i] >>> 4) & 0xf];
-            out[2 * i + 1] = HEX[data[i] & 0xf];
-        }
-        return new String(out);
-    }
-
     /** The frame as text if it is all printable ASCII (32 to 127), else in hex. */
     static String text(byte[] data) {
         if (data == null) {
@@ -28,7 +18,7 @@ final class FrameText {
         }
         for (byte b : data) {
             if (b < 32) {
-                return hex(data);
+                return ZData.strhex(data);
             }
         }
         return new String(data, StandardCharsets.UTF_8);

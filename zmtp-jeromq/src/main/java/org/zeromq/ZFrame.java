@@ -3,6 +3,7 @@ package org.zeromq;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import org.zeromq.util.ZData;
 
 import java.nio.charset.Charset;
 import java.util.Arrays;
@@ -149,7 +150,7 @@ public class ZFrame {
 
     /** The data in upper-case hex. */
     public String strhex() {
-        return FrameText.hex(data);
+        return ZData.strhex(data);
     }
 
     /** Whether the data is {@code str} in UTF-8. */

@@ -22,8 +22,8 @@ import java.util.concurrent.ThreadLocalRandom;
 final class WsFrameAdapter {
     private static final int WS_MORE = 0x01;
     private static final int WS_COMMAND = 0x02;
-    /** Inbound messages up to this size are copied into one buffer with their ZMTP header. */
-    private static final int SMALL_INBOUND = 255;
+    /** The largest body of a short ZMTP frame; inbound, such a message is copied into one buffer with its header. */
+    private static final int SHORT_FRAME_MAX = 255;
 
     /**
      * A server's frames up to this size are copied into the batch; larger ones go as a message of their own, their
@@ -48,7 +48,8 @@ final class WsFrameAdapter {
 
     /**
      * {@code [ws flags][body]}, a binary message's content with at least the flags byte, as ZMTP wire bytes: a short
-     * or long frame header, then the body (not copied; the result takes over {@code content}'s reference).
+     * frame copied whole, or a long frame's header before the body (not copied); takes over {@code content}'s
+     * reference.
      */
     static ByteBuf toZmtpFrame(ByteBufAllocator alloc, ByteBuf content) {
         // The other six bits are ignored, as libzmq's ws decoder ignores them.
@@ -56,18 +57,13 @@ final class WsFrameAdapter {
         int size = content.readableBytes();
         int flags = ((wsFlags & WS_MORE) != 0 ? ZmtpConstants.FLAG_MORE : 0)
                 | ((wsFlags & WS_COMMAND) != 0 ? ZmtpConstants.FLAG_COMMAND : 0);
-        ByteBuf header;
-        if (size <= SMALL_INBOUND) {
-            // One small buffer instead of a header, a composite and the content: cheaper to copy a few bytes.
+        if (size <= SHORT_FRAME_MAX) {
+            // A short frame: one small buffer instead of a header, a composite and the content (a few bytes' copy).
             ByteBuf frame = alloc.buffer(2 + size).writeByte(flags).writeByte(size).writeBytes(content);
             content.release();
             return frame;
         }
-        if (size <= 255) {
-            header = alloc.buffer(2).writeByte(flags).writeByte(size);
-        } else {
-            header = alloc.buffer(9).writeByte(flags | ZmtpConstants.FLAG_LONG).writeLong(size);
-        }
+        ByteBuf header = alloc.buffer(9).writeByte(flags | ZmtpConstants.FLAG_LONG).writeLong(size);
         return alloc.compositeBuffer(2).addComponents(true, header, content);
     }
 
