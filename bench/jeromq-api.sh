@@ -17,7 +17,12 @@
 # for all three). Every run, with the 1-minute load average when it started, is in target/jeromq-api/results.csv; the
 # table in table.md.
 #
+# STEADY=1 also runs every throughput cell with 4x THR_COUNT messages, in the same round, and reports the CPU the
+# extra 3x THR_COUNT messages cost both processes, per message: JVM start-up and the JIT's compiling, paid alike by
+# both runs, drop out, so this is the steady state's cost per message, and the least disturbed by other load.
+#
 #   bench/jeromq-api.sh                       # 5 rounds: about 12 min on 2 shared cores (load 10-20)
+#   STEADY=1 RUNS=3 THR_COUNT=2000000 IMPLS="jeromq zmtp-jeromq native" bench/jeromq-api.sh
 #   RUNS=3 THR_COUNT=500000 bench/jeromq-api.sh   # shorter
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +35,8 @@ THR_SIZES=${THR_SIZES:-"64 1024"}
 THR_COUNT=${THR_COUNT:-2000000}
 LAT_SIZES=${LAT_SIZES:-"1"}
 LAT_COUNT=${LAT_COUNT:-20000}
-IMPLS=(jeromq zmtp-jeromq zmtp-jeromq+epoll native)
+read -r -a IMPLS <<< "${IMPLS:-jeromq zmtp-jeromq zmtp-jeromq+epoll native}"
+STEADY=${STEADY:-0}
 PORT=${PORT:-27100}
 java_opts=${ZMTP_JAVA_OPTS:-}
 
@@ -72,16 +78,16 @@ cpu_ms() { [ -f "$1" ] && awk -F, '/task-clock/ {print $1}' "$1" || echo NaN; }
 # run_pair kind impl size count run: one local/remote pair; appends msg/s (thr) or average one-way us (lat).
 run_pair() {
   local kind=$1 impl=$2 size=$3 count=$4 run=$5
-  local endpoint="tcp://127.0.0.1:$PORT" log="$out/$kind-$impl-$size-$run.log" load value
+  local endpoint="tcp://127.0.0.1:$PORT" log="$out/$kind-$impl-$size-$run.log" load value tool=${1%4}
   PORT=$((PORT + 1))
   load=$(cut -d' ' -f1 /proc/loadavg)
-  cpu "$log.local.cpu" $(cmd "$impl" "local_$kind") "$endpoint" "$size" "$count" > "$log.local" 2>&1 &
+  cpu "$log.local.cpu" $(cmd "$impl" "local_$tool") "$endpoint" "$size" "$count" > "$log.local" 2>&1 &
   local lpid=$!
-  if ! cpu "$log.remote.cpu" timeout 300 $(cmd "$impl" "remote_$kind") "$endpoint" "$size" "$count" > "$log.remote" 2>&1; then
-    echo "remote_$kind ($impl, $size B) failed:" >&2; cat "$log.remote" >&2
+  if ! cpu "$log.remote.cpu" timeout 300 $(cmd "$impl" "remote_$tool") "$endpoint" "$size" "$count" > "$log.remote" 2>&1; then
+    echo "remote_$tool ($impl, $size B) failed:" >&2; cat "$log.remote" >&2
   fi
-  wait "$lpid" || { echo "local_$kind ($impl, $size B) failed:" >&2; cat "$log.local" >&2; }
-  if [ "$kind" = thr ]; then
+  wait "$lpid" || { echo "local_$tool ($impl, $size B) failed:" >&2; cat "$log.local" >&2; }
+  if [ "$tool" = thr ]; then
     value=$(sed -n 's/^mean throughput: \([0-9]*\) \[msg\/s\]$/\1/p' "$log.local")
   else
     value=$(sed -n 's/^average latency: \([0-9.]*\) \[us\]$/\1/p' "$log.remote")
@@ -100,7 +106,10 @@ for run in $(seq 1 "$RUNS"); do
   shift_by=$(( (run - 1) % ${#IMPLS[@]} ))
   order=("${IMPLS[@]:$shift_by}" "${IMPLS[@]:0:$shift_by}")
   for size in $THR_SIZES; do
-    for impl in "${order[@]}"; do run_pair thr "$impl" "$size" "$THR_COUNT" "$run"; done
+    for impl in "${order[@]}"; do
+      run_pair thr "$impl" "$size" "$THR_COUNT" "$run"
+      if [ "$STEADY" = 1 ]; then run_pair thr4 "$impl" "$size" $((THR_COUNT * 4)) "$run"; fi
+    done
   done
   for size in $LAT_SIZES; do
     for impl in "${order[@]}"; do run_pair lat "$impl" "$size" "$LAT_COUNT" "$run"; done
@@ -108,35 +117,52 @@ for run in $(seq 1 "$RUNS"); do
 done
 echo "end: $(uptime)" | tee -a "$out/uptime.txt" >&2
 
-python3 - "$results" "$out/table.md" "$out/uptime.txt" <<'PY'
+python3 - "$results" "$out/table.md" "$out/uptime.txt" "$THR_COUNT" "${IMPLS[*]}" <<'PY'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 cells = {}
 loads = []
+count = int(sys.argv[4])
+impls = tuple(sys.argv[5].split())
+# STEADY: a run's steady CPU per message is (CPU of its 4N run - CPU of its N run) / 3N, both runs of one round.
+totals = {}
+for r in rows:
+    if r["kind"] in ("thr", "thr4") and r["cpu_us"] != "NaN":
+        n = count * (4 if r["kind"] == "thr4" else 1)
+        totals.setdefault((int(r["size"]), r["impl"], r["run"]), {})[r["kind"]] = float(r["cpu_us"]) * n
+for (size, impl, run), t in totals.items():
+    if "thr" in t and "thr4" in t:
+        cells.setdefault(("cpusteady", size, impl), []).append((t["thr4"] - t["thr"]) / (3 * count))
 for r in rows:
     if r["value"] != "NaN":
         cells.setdefault((r["kind"], int(r["size"]), r["impl"]), []).append(float(r["value"]))
     if r["cpu_us"] != "NaN":
         cells.setdefault(("cpu" + r["kind"], int(r["size"]), r["impl"]), []).append(float(r["cpu_us"]))
     loads.append(float(r["load1"]))
-order = {"thr": 0, "lat": 1, "cputhr": 2, "cpulat": 3}
+order = {"thr": 0, "thr4": 1, "lat": 2, "cputhr": 3, "cputhr4": 4, "cpusteady": 5, "cpulat": 6}
 keys = sorted({(k, s) for k, s, _ in cells}, key=lambda x: (order[x[0]], x[1]))
-impls = ("jeromq", "zmtp-jeromq", "zmtp-jeromq+epoll", "native")
-lines = ["| test | size | JeroMQ 0.6.0 | zmtp-jeromq (NIO, as shipped) | zmtp-jeromq + epoll | native API (epoll) | zmtp-jeromq / JeroMQ | zmtp-jeromq+epoll / JeroMQ | zmtp-jeromq+epoll / native |",
-         "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+names = {"jeromq": "JeroMQ 0.6.0", "zmtp-jeromq": "zmtp-jeromq", "zmtp-jeromq+epoll": "zmtp-jeromq + epoll jars",
+         "native": "native API"}
+pairs = [(a, b) for a, b in (("zmtp-jeromq", "jeromq"), ("zmtp-jeromq+epoll", "jeromq"), ("zmtp-jeromq", "native"),
+                             ("native", "jeromq")) if a in impls and b in impls]
+lines = ["| test | size | " + " | ".join(names[i] for i in impls) + " | "
+         + " | ".join(f"{names[a]} / {names[b]}" for a, b in pairs) + " |",
+         "|---|---:|" + "---:|" * (len(impls) + len(pairs))]
 for kind, size in keys:
     med = {i: statistics.median(cells[(kind, size, i)]) for i in impls if (kind, size, i) in cells}
     def fmt(v):
-        return f"{v:,.0f} msg/s" if kind == "thr" else f"{v:.1f} us" if kind == "lat" else f"{v:.2f} us"
+        return f"{v:,.0f} msg/s" if kind in ("thr", "thr4") else f"{v:.1f} us" if kind == "lat" else f"{v:.2f} us"
     def ratio(a, b):
         if a not in med or b not in med: return "-"
         # higher is better for throughput, lower for latency and CPU: the ratio reads "x times as good"
-        return f"{med[a] / med[b]:.2f}x" if kind == "thr" else f"{med[b] / med[a]:.2f}x"
-    name = {"thr": "one-way throughput", "lat": "latency (one way)", "cputhr": "CPU per message (both sides)",
+        return f"{med[a] / med[b]:.2f}x" if kind in ("thr", "thr4") else f"{med[b] / med[a]:.2f}x"
+    name = {"thr": "one-way throughput", "thr4": "one-way throughput, 4x the messages",
+            "lat": "latency (one way)", "cputhr": "CPU per message (both sides)",
+            "cputhr4": "CPU per message (both sides), 4x the messages",
+            "cpusteady": "CPU per message (both sides), steady: (4N run - N run) / 3N",
             "cpulat": "CPU per round trip (both sides)"}[kind]
     lines.append(f"| {name} | {size} B | " + " | ".join(fmt(med[i]) if i in med else "-" for i in impls)
-                 + f" | {ratio('zmtp-jeromq', 'jeromq')} | {ratio('zmtp-jeromq+epoll', 'jeromq')}"
-                 + f" | {ratio('zmtp-jeromq+epoll', 'native')} |")
+                 + "".join(f" | {ratio(a, b)}" for a, b in pairs) + " |")
 runs = max(len(v) for v in cells.values()) if cells else 0
 lines.append("")
 lines.append(f"Medians of {runs} runs per cell; 1-minute load when each run started: min {min(loads):.2f}, median {statistics.median(loads):.2f}, max {max(loads):.2f}.")

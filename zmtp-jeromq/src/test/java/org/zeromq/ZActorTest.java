@@ -151,6 +151,14 @@ class ZActorTest {
             }
 
             @Override
+            public boolean backstage(ZMQ.Socket pipe, ZPoller poller, int events) {
+                // Read the command: left unread, "restart" would end the second show too, and the actor could be
+                // gone (its end of the pipe closed) before "stop" is sent, which would then wait for ever.
+                pipe.recvStr();
+                return false;
+            }
+
+            @Override
             public void closed(ZMQ.Socket socket) {
                 closed.incrementAndGet();
             }
