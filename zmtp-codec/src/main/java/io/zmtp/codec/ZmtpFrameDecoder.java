@@ -58,6 +58,7 @@ public final class ZmtpFrameDecoder extends ByteToMessageDecoder {
         this.version = version;
         this.maxMessageSize = maxMessageSize;
         this.messageReader = messageReader;
+        setCumulator(SampleSheddingCumulator.INSTANCE);
     }
 
     @Override
