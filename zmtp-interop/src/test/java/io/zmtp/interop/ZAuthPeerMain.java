@@ -36,6 +36,7 @@ public final class ZAuthPeerMain {
     private static final int HANDSHAKE_EVENTS = ZMQ.HANDSHAKE_SUCCEEDED | ZMQ.HANDSHAKE_FAILED_AUTH
             | ZMQ.HANDSHAKE_FAILED_PROTOCOL | ZMQ.HANDSHAKE_FAILED_NO_DETAIL;
     private static final int CLIENT_TIMEOUT_MS = 15_000;
+    private static final int HANDSHAKE_IVL_MS = 2_000;
 
     private static volatile boolean stop;
 
@@ -124,6 +125,9 @@ public final class ZAuthPeerMain {
         String message = args[4];
         try (ZContext ctx = new ZContext()) {
             ZMQ.Socket client = ctx.createSocket(SocketType.REQ);
+            // JeroMQ 0.6.0 leaves a few % of its fresh outgoing tcp connections without a greeting until the handshake
+            // timer ends them (zeromq/jeromq PR #1022; 30 s by default): 2 s, then it connects again, request queued.
+            client.setHandshakeIvl(HANDSHAKE_IVL_MS);
             if (args[0].equals("curve-client")) {
                 ZCert server = load(args[2]);
                 load(args[3]).apply(client);
