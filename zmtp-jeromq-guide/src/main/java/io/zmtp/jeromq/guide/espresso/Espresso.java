@@ -56,7 +56,7 @@ public final class Espresso {
      * The publisher sends random messages starting with A-J, until the context is closed (the send then throws
      * ETERM, which ends the thread quietly).
      */
-    private static final class Publisher implements ZThread.IAttachedRunnable {
+    static final class Publisher implements ZThread.IAttachedRunnable {
         @Override
         public void run(Object[] args, ZContext ctx, Socket pipe) {
             String endpoint = (String) args[0];
