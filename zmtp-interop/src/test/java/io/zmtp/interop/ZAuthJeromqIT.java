@@ -35,8 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ZAuthJeromqIT {
-    // Under the 30 s after which a blocked failsafe fork was seen to lose its report (the fork ended with 131 and no
-    // test counted) when a wait here was 40 s.
+    /** Each wait is for one step of a child JVM (a start, a handshake, a request), which takes a few seconds. */
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
     enum Build {
