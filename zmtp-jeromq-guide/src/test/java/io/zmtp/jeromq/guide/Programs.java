@@ -8,6 +8,10 @@ final class Programs {
     static final String HW_SERVER = "io.zmtp.jeromq.guide.hello.HwServer";
     static final String HW_CLIENT = "io.zmtp.jeromq.guide.hello.HwClient";
     static final String LB_BROKER = "io.zmtp.jeromq.guide.lbbroker.LbBroker";
+    static final String LB_BROKER3 = "io.zmtp.jeromq.guide.lbbroker.LbBroker3";
+    static final String ASYNC_SRV = "io.zmtp.jeromq.guide.asyncsrv.AsyncSrv";
+    static final String ESPRESSO = "io.zmtp.jeromq.guide.espresso.Espresso";
+    static final String ESPRESSO_ZPROXY = "io.zmtp.jeromq.guide.espresso.EspressoZProxy";
     static final String MD_BROKER = "io.zmtp.jeromq.guide.majordomo.MdBroker";
     static final String MD_CLIENT = "io.zmtp.jeromq.guide.majordomo.MdClient";
     static final String MD_WORKER = "io.zmtp.jeromq.guide.majordomo.MdWorker";
