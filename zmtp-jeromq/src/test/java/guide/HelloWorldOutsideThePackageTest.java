@@ -27,7 +27,7 @@ class HelloWorldOutsideThePackageTest {
                     byte[] request = server.recv(0);
                     server.send(("World " + new String(request, ZMQ.CHARSET)).getBytes(ZMQ.CHARSET), 0);
                 }
-            });
+            }, task -> new Thread(task).start()); // a blocking task: a thread of its own, not a common-pool worker
 
             ZMQ.Socket client = context.createSocket(SocketType.REQ);
             client.connect("inproc://hello");

@@ -108,7 +108,7 @@ class InterruptAndTermTest {
         push.connect("tcp://127.0.0.1:1");
         push.send("never delivered");
         // JeroMQ's term() waits for every socket to be closed; this one never is, and term returns.
-        CompletableFuture.runAsync(context::term).join();
+        CompletableFuture.runAsync(context::term, ProxyTest.OWN_THREAD).join();
         assertThat(context.isClosed()).isTrue();
     }
 

@@ -11,6 +11,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** ZMQ.proxy, ZMQQueue and ZSocket over inproc. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ProxyTest {
+    /**
+     * Blocking tasks get a thread each: on the common pool (parallelism = cores - 1) a task that blocks holds a worker,
+     * and on a machine with a few cores one left blocked by a failing test would starve the next test's task.
+     */
+    static final java.util.concurrent.Executor OWN_THREAD = task -> new Thread(task).start();
 
     @Test
     void aSteerableProxyPassesMessagesUntilTerminated() {
@@ -22,7 +27,7 @@ class ProxyTest {
             ZMQ.Socket control = ctx.createSocket(SocketType.PAIR);
             control.bind("inproc://proxy-control");
             CompletableFuture<Boolean> proxy =
-                    CompletableFuture.supplyAsync(() -> ZMQ.proxy(frontend, backend, null, control));
+                    CompletableFuture.supplyAsync(() -> ZMQ.proxy(frontend, backend, null, control), OWN_THREAD);
 
             ZMQ.Socket producer = ctx.createSocket(SocketType.PUSH);
             producer.connect("inproc://proxy-in");
@@ -45,7 +50,7 @@ class ProxyTest {
         in.bind("inproc://queue-in");
         ZMQ.Socket out = ctx.createSocket(SocketType.DEALER);
         out.bind("inproc://queue-out");
-        CompletableFuture<Void> queue = CompletableFuture.runAsync(new ZMQQueue(ctx.getContext(), in, out));
+        CompletableFuture<Void> queue = CompletableFuture.runAsync(new ZMQQueue(ctx.getContext(), in, out), OWN_THREAD);
 
         ZMQ.Socket worker = ctx.createSocket(SocketType.REP);
         worker.connect("inproc://queue-out");
