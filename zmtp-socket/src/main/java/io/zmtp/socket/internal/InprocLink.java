@@ -94,6 +94,13 @@ final class InprocLink {
     /** The inproc thread, until open(): subscriptions for the reader, ahead of anything queued. */
     private InboundBatch staged;
 
+    /**
+     * Tests only: run by {@link #join} after both pipes are active and before the links open, the moment a writer
+     * may already send and close (InprocJoinRaceTest holds the inproc thread there). Null otherwise: one volatile
+     * read per connection.
+     */
+    static volatile Runnable beforeOpenForTests;
+
     private InprocLink(Pipe writer, Pipe reader, Channel writerChannel) {
         this.writer = writer;
         this.reader = reader;
@@ -133,6 +140,10 @@ final class InprocLink {
         }
         pa.writeSubscriptions();
         pb.writeSubscriptions();
+        Runnable hook = beforeOpenForTests;
+        if (hook != null) {
+            hook.run();
+        }
         ab.open();
         ba.open();
         a.joined = true;
@@ -177,11 +188,21 @@ final class InprocLink {
         }
         reader.inbound().link(this);
         opened = true;
+        // The pipes were active before this: a writer may have sent and ended the link already (a thread that sends
+        // and closes at once, as soon as its socket is writable). Its transfer found the link not yet open and left
+        // the hand-over to this (opened, then state: volatile both, against end() then transfer(), so one of the two
+        // hands over; a second transfer finds the link done and does nothing).
+        if (state == ENDED) {
+            writer.outbound().requestTransfer(this);
+        }
     }
 
     /** The connection was refused: nobody reads the link, the queue stays the writer's. */
     void abandon() {
-        STATE.compareAndSet(this, LIVE, DONE);
+        if (!STATE.compareAndSet(this, LIVE, DONE) && STATE.compareAndSet(this, ENDED, DONE)) {
+            // The writer ended the link before the refusal, and its discard is waiting for a hand-over that won't come.
+            writer.outbound().service();
+        }
     }
 
     /**
@@ -349,6 +370,15 @@ final class InprocLink {
 
     /** Hands the reader what was sent before the link ended (queue claimed; after {@link #detach}). */
     void transfer() {
+        if (state != ENDED) {
+            // Handed over already, or refused: open() and the writer's end may both ask.
+            return;
+        }
+        if (!opened && !reader.isTerminated()) {
+            // Ended while the join was between activating the pipes and opening the links: what was sent is the
+            // reader's all the same; open() asks again, and a discard waits until then (transferPending).
+            return;
+        }
         int taken = 0;
         if (opened && !reader.isTerminated()) {
             InboundBatch batch = null;

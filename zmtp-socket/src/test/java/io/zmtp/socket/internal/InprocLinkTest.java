@@ -26,6 +26,7 @@ class InprocLinkTest {
 
     @AfterEach
     void closeChannels() {
+        InprocLink.beforeOpenForTests = null;
         writerChannel.finishAndReleaseAll();
         readerChannel.finishAndReleaseAll();
     }
@@ -92,6 +93,33 @@ class InprocLinkTest {
         assertThat(text(reader.poll())).isEqualTo("b");
         assertThat(text(reader.poll())).isEqualTo("c");
         writer.terminate();
+        reader.terminate();
+    }
+
+    /**
+     * A writer's pipe is active (its socket may send) before the join opens the links. A thread that sends and closes
+     * as soon as its socket is writable can end the link in between (ZThread.fork's task: a message, then return):
+     * its hand-over found the link not yet open and did nothing, then its discard dropped the message. Lost 1 run in
+     * 7 of zmtp-jeromq's tests under load (ZThreadTest), never in 400,000 rounds alone.
+     */
+    @Test
+    void shouldHandOverWhatAWriterSentAndTerminatedWithBeforeTheJoinOpenedTheLink() {
+        Pipe writer = new Pipe(listener, true, "inproc://t", 1000, 1000);
+        Pipe reader = new Pipe(listener, false, "inproc://t", 1000, 1000);
+        InprocLink.beforeOpenForTests = () -> {
+            InprocLink.beforeOpenForTests = null;
+            assertThat(writer.offer(ZmtpMessage.of("last words"))).isTrue();
+            writer.terminate();
+        };
+        InprocEnd w = new InprocEnd(writer, writerChannel);
+        InprocEnd r = new InprocEnd(reader, readerChannel);
+        writer.onHandshake(writerChannel, handshake(ZmtpSocketType.PULL), w, r);
+        reader.onHandshake(readerChannel, handshake(ZmtpSocketType.PUSH), r, w);
+        assertThat(writer.isTerminated()).as("the hook ran").isTrue();
+        assertThat(reader.hasInputToDrain()).isTrue();
+        assertThat(text(reader.poll())).isEqualTo("last words");
+        assertThat(reader.poll()).isNull();
+        assertThat(reader.hasInputToDrain()).isFalse();
         reader.terminate();
     }
 
