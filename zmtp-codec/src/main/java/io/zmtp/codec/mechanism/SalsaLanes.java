@@ -17,7 +17,11 @@ import java.util.Arrays;
  * method took C2 seconds to compile (32 vectorized loops, each with its pre- and post-loop) and ran in C1's code
  * meanwhile, which a loaded machine turned into minutes. One small loop compiles at once.
  *
- * <p>One per I/O thread ({@link SalsaStream} keeps it in a thread local, 16 KiB); nothing allocated per use.
+ * <p>Each lane has its own nonce and block counter (input words 6-9), so one call makes either one long stream
+ * ({@link #blocks}) or the first blocks of several boxes' streams ({@link #boxes}: a CurveZMQ direction's next short
+ * nonces, which is how a 1 KiB box, 17 blocks, gets the wide core; see {@link KeyStreamAhead}).
+ *
+ * <p>One per I/O thread ({@link SalsaStream} keeps it in a thread local, 20 KiB); nothing allocated per use.
  *
  * @see <a href="https://cr.yp.to/snuffle/spec.pdf">Salsa20 specification</a>
  */
@@ -58,6 +62,11 @@ final class SalsaLanes {
     }
 
     private final int[][] words = new int[16][MAX_LANES];
+    /** Each lane's nonce (words 6, 7) and block counter (words 8, 9): the input words that differ between lanes. */
+    private final int[] nonceLo = new int[MAX_LANES];
+    private final int[] nonceHi = new int[MAX_LANES];
+    private final int[] counterLo = new int[MAX_LANES];
+    private final int[] counterHi = new int[MAX_LANES];
 
     /**
      * Writes {@code blocks} (at most {@link #MAX_LANES}) blocks of the stream whose input block is {@code state}
@@ -65,19 +74,51 @@ final class SalsaLanes {
      * counting up from {@code state}'s; {@code state} itself is not changed.
      */
     void blocks(int[] state, int blocks, long[] keyStream) {
-        int n = blocks;
-        int[][] x = words;
         long counter = (state[8] & 0xFFFFFFFFL) | ((long) state[9] << 32);
-        for (int k = 0; k < 16; k++) {
-            Arrays.fill(x[k], 0, n, state[k]);
-        }
-        int[] x8 = x[8];
-        int[] x9 = x[9];
-        for (int l = 0; l < n; l++) {
+        for (int l = 0; l < blocks; l++) {
             long c = counter + l;
-            x8[l] = (int) c;
-            x9[l] = (int) (c >>> 32);
+            nonceLo[l] = state[6];
+            nonceHi[l] = state[7];
+            counterLo[l] = (int) c;
+            counterHi[l] = (int) (c >>> 32);
         }
+        run(state, blocks, keyStream);
+    }
+
+    /**
+     * Writes the first {@code blocksPerBox} blocks of the streams of {@code boxes} consecutive short nonces from
+     * {@code firstNonce} (network order, as {@link SalsaStream#start} takes them) into {@code keyStream} from index 0:
+     * box {@code i}'s block {@code j} is lane {@code i * blocksPerBox + j}, eight longs from {@code 8 * lane}. The
+     * key and constants are {@code state}'s; {@code boxes * blocksPerBox} is at most {@link #MAX_LANES}.
+     */
+    void boxes(int[] state, long firstNonce, int boxes, int blocksPerBox, long[] keyStream) {
+        int l = 0;
+        for (int i = 0; i < boxes; i++) {
+            long nonce = firstNonce + i;
+            int lo = Integer.reverseBytes((int) (nonce >>> 32));
+            int hi = Integer.reverseBytes((int) nonce);
+            for (int j = 0; j < blocksPerBox; j++, l++) {
+                nonceLo[l] = lo;
+                nonceHi[l] = hi;
+                counterLo[l] = j;
+                counterHi[l] = 0;
+            }
+        }
+        run(state, l, keyStream);
+    }
+
+    /** The core on {@code n} lanes: {@code state}'s words, but words 6-9 from the per-lane arrays. */
+    private void run(int[] state, int n, long[] keyStream) {
+        int[][] x = words;
+        for (int k = 0; k < 16; k++) {
+            if (k < 6 || k > 9) {
+                Arrays.fill(x[k], 0, n, state[k]);
+            }
+        }
+        System.arraycopy(nonceLo, 0, x[6], 0, n);
+        System.arraycopy(nonceHi, 0, x[7], 0, n);
+        System.arraycopy(counterLo, 0, x[8], 0, n);
+        System.arraycopy(counterHi, 0, x[9], 0, n);
         for (int r = 0; r < 10; r++) {
             for (int s = 0; s < 32; s++) {
                 step(x[TARGET[s]], x[A[s]], x[B[s]], ROTATE[s], n);
@@ -87,13 +128,18 @@ final class SalsaLanes {
         for (int k = 0; k < 16; k += 2) {
             int[] lo = x[k];
             int[] hi = x[k + 1];
-            int inLo = state[k];
-            int inHi = state[k + 1];
-            for (int l = 0, at = k >> 1; l < n; l++, at += 8) {
-                long c = counter + l;
-                int addLo = k == 8 ? (int) c : inLo;
-                int addHi = k == 8 ? (int) (c >>> 32) : inHi;
-                keyStream[at] = ((lo[l] + addLo) & 0xFFFFFFFFL) | ((long) (hi[l] + addHi) << 32);
+            if (k == 6 || k == 8) {
+                int[] inLo = k == 6 ? nonceLo : counterLo;
+                int[] inHi = k == 6 ? nonceHi : counterHi;
+                for (int l = 0, at = k >> 1; l < n; l++, at += 8) {
+                    keyStream[at] = ((lo[l] + inLo[l]) & 0xFFFFFFFFL) | ((long) (hi[l] + inHi[l]) << 32);
+                }
+            } else {
+                int inLo = state[k];
+                int inHi = state[k + 1];
+                for (int l = 0, at = k >> 1; l < n; l++, at += 8) {
+                    keyStream[at] = ((lo[l] + inLo) & 0xFFFFFFFFL) | ((long) (hi[l] + inHi) << 32);
+                }
             }
         }
     }
