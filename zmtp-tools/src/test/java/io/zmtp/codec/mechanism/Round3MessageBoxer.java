@@ -4,13 +4,14 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
 
 /**
- * {@link MessageBoxer} as round 3 of issue 27 left it (commit ccabb28), the baseline of {@link SecretBoxBenchmark}'s
+ * {@link MessageBoxer} as round 3 of issue 27 left it (commit ccabb28, with its {@link Round3SalsaStream} and
+ * {@link Round3SalsaLanes}), the baseline of {@link SecretBoxBenchmark}'s
  * {@code impl=round3}: one pass over the buffers, but each box's key stream made for that box alone, so below 4 KiB
  * by Bouncy Castle's scalar Salsa20 core. Benchmark code only, not used by the codec.
  */
 final class Round3MessageBoxer {
     /** Key-stream blocks made at once: as much as a frame needs, up to 16 KiB of stream. */
-    private static final int MAX_BLOCKS = SalsaLanes.MAX_LANES;
+    private static final int MAX_BLOCKS = Round3SalsaLanes.MAX_LANES;
     /** One key-stream array per I/O thread: boxing never yields the thread, so connections can share it. */
     private static final FastThreadLocal<long[]> KEY_STREAM = new FastThreadLocal<long[]>() {
         @Override
@@ -19,7 +20,7 @@ final class Round3MessageBoxer {
         }
     };
 
-    private final SalsaStream salsa;
+    private final Round3SalsaStream salsa;
     private final Poly1305Mac mac = new Poly1305Mac();
     /** This box's key stream (the thread's array) and the next unused long in it, and its end. */
     private long[] keyStream;
@@ -36,7 +37,7 @@ final class Round3MessageBoxer {
             p[i] = (byte) prefix.charAt(i);
         }
         byte[] subkey = CryptoBox.hsalsa20(key, p);
-        salsa = new SalsaStream(subkey);
+        salsa = new Round3SalsaStream(subkey);
         java.util.Arrays.fill(subkey, (byte) 0);
     }
 
