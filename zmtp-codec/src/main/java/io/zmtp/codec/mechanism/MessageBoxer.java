@@ -43,8 +43,10 @@ final class MessageBoxer {
     static final FastThreadLocal<KeyStreamAhead> OPEN_AHEAD = aheads();
     /** Blocks in a stream's first fill: 2.6x the scalar core's speed. */
     private static final int MIN_FILL_LANES = 64;
-    /** Boxes of fewer blocks (4 KiB) take key stream made ahead: at least four of them fill {@link SalsaLanes}. */
-    private static final int AHEAD_MAX_BLOCKS = SalsaLanes.MAX_LANES / 4;
+    /** The most blocks per fill. */
+    private static final int MAX_FILL_LANES = KeyStreamAhead.MAX_BLOCKS;
+    /** Boxes of fewer blocks (4 KiB) take key stream made ahead: at least two of them fit a fill. */
+    private static final int AHEAD_MAX_BLOCKS = KeyStreamAhead.MAX_BLOCKS / 2;
     private static final int MIN_BACKOFF = 16;
     private static final int MAX_BACKOFF = 4096;
 
@@ -115,7 +117,7 @@ final class MessageBoxer {
      * unless recent fills went unused; the index of its first long, or -1 for the scalar path.
      *
      * <p>How much: the first fill of a stream is {@link #MIN_FILL_LANES} blocks (worth it if a few of its boxes are
-     * used), each fill used up doubles it up to {@link SalsaLanes#MAX_LANES}, and blocks per box are the most any
+     * used), each fill used up doubles it up to {@link #MAX_FILL_LANES}, and blocks per box are the most any
      * box needed since the last fill, so a stream whose sizes vary is covered by its larger boxes. When a fill ends
      * less than half used (another connection on this thread took the buffer, or the peer skipped nonces), the next
      * is halved and the boxer makes none for its next {@code backoff} boxes, doubling up to {@link #MAX_BACKOFF}: a
@@ -131,7 +133,7 @@ final class MessageBoxer {
             if (ahead.usedUp() && fillBoxes > 0) {
                 fillBoxes = 0;
                 backoff = MIN_BACKOFF;
-                fillLanes = Math.min(2 * fillLanes, SalsaLanes.MAX_LANES);
+                fillLanes = Math.min(2 * fillLanes, MAX_FILL_LANES);
             }
             return at;
         }
@@ -149,7 +151,7 @@ final class MessageBoxer {
             return -1;
         }
         int perBox = recentBlocks;
-        int boxes = Math.min(Math.max(2, fillLanes / perBox), SalsaLanes.MAX_LANES / perBox);
+        int boxes = Math.max(2, fillLanes / perBox);
         ahead.fill(this, salsa, nonce, boxes, perBox);
         fillBoxes = boxes;
         fillUsed = 1;
