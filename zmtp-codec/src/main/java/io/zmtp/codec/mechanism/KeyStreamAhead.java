@@ -15,10 +15,10 @@ package io.zmtp.codec.mechanism;
  * sealing and opening on one connection (request/reply) do not evict each other. Making key stream never yields
  * the thread, so nothing else touches it between a {@link #take} and the box's use of it.
  *
- * <p>A box whose nonce is not the next one held is a miss and takes the ordinary path (the box's blocks alone), so a skipped nonce, another
- * connection's box or a box larger than the blocks made costs nothing but the work done ahead: a box that needs more
- * blocks than were made uses what was made and continues its stream from there. How much to make ahead, and when to
- * stop trying, is the boxer's choice ({@link MessageBoxer}: it backs off when what it made went unused).
+ * <p>A box whose nonce is not the next one held is a miss and takes the ordinary path (the box's blocks alone), so a
+ * skipped nonce or another connection's box costs nothing but the work done ahead; a box that needs more blocks than
+ * were made uses what was made and continues its stream from there. How much to make ahead, and when to stop
+ * trying, is the boxer's choice ({@link MessageBoxer}: it backs off when what it made went unused).
  *
  * <p>The blocks held are key stream of nonces not used yet: as secret as the connection's key, which is in the
  * same heap, and overwritten by the next fill. Branches here depend on nonces and lengths, which travel in clear.

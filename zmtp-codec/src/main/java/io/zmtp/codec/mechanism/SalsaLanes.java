@@ -6,12 +6,12 @@ import java.util.Arrays;
  * The Salsa20 core on many blocks at once, laid out so that HotSpot's auto-vectorizer (SuperWord) turns it into SIMD
  * code: word {@code k} of block {@code l} is {@code words[k][l]}, and each quarter-round is one loop over the
  * blocks ({@link #quarterRound}: load {@code x0[l], x4[l], x8[l], x12[l]}, the four steps, store), which C2 compiles
- * to vector loads, adds, rotates, XORs and stores, 8 or 16 blocks per instruction. Scalar Java can't go below about 1.6 ns per byte of
- * key stream (the 16-word state does not fit the registers); this runs at about a quarter of that from 256 blocks on,
- * but each loop's set-up costs as much as a few blocks, so it pays most for long streams (measured, thread CPU per
- * byte: 1.3x the scalar core at 16 blocks, 2x at 32, 2.6x at 64, 3.2x at 256): {@link SalsaStream} uses it from
- * {@link #MIN_LANES} blocks on. The Vector API would say this outright, but it is an incubator module and the build is
- * {@code --release 17}.
+ * to vector loads, adds, rotates, XORs and stores, 8 or 16 blocks per instruction. Scalar Java can't go below about
+ * 1.6 ns per byte of key stream (the 16-word state does not fit the registers); this runs at about a third of that
+ * from 128 blocks on, but each loop's set-up costs as much as a few blocks, so it pays most for long streams
+ * (measured, thread CPU per byte: 1.3x the scalar core at 16 blocks, 2x at 32, 2.6x at 64, 3.2x at 256):
+ * {@link SalsaStream} uses it from {@link #MIN_LANES} blocks on. The Vector API would say this outright, but it is
+ * an incubator module and the build is {@code --release 17}.
  *
  * <p>The 8 quarter-rounds of a double round are a table walked by one call site, not 8 loops written out: written
  * out (the steps as 32 loops, in round 3), the method took C2 seconds to compile (each vectorized loop with its pre-

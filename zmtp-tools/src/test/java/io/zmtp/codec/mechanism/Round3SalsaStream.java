@@ -10,8 +10,8 @@ import org.bouncycastle.crypto.engines.Salsa20Engine;
  * <p>The Salsa20 key stream of one key, restarted for each short nonce and handed out a block or several at a time as
  * little-endian longs, ready to XOR with data read a long at a time. The Salsa20 core is Bouncy Castle's
  * ({@link Salsa20Engine#salsaCore}, the state in locals, which is as fast as scalar Java gets); what is here is the
- * state layout, the block counter and the packing. From {@link Round3SalsaLanes#MIN_LANES} blocks on the blocks are made
- * by {@link Round3SalsaLanes}, many at once in SIMD. {@link MessageBoxer} does the XOR and the MAC in one pass.
+ * state layout, the block counter and the packing. From {@link Round3SalsaLanes#MIN_LANES} blocks on the blocks are
+ * made by {@link Round3SalsaLanes}, many at once in SIMD. {@link MessageBoxer} does the XOR and the MAC in one pass.
  * Event-loop confined; allocates nothing after construction.
  *
  * @see <a href="https://cr.yp.to/snuffle/spec.pdf">Salsa20 specification</a>
