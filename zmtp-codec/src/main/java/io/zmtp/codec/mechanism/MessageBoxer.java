@@ -114,7 +114,7 @@ final class MessageBoxer {
 
     /**
      * The box of {@code nonce}'s blocks in {@code ahead}: taken if they were made, else made now with the next boxes'
-     * unless recent fills went unused; the index of its first long, or -1 for the scalar path.
+     * unless recent fills went unused; the index of its first long, or -1 for the ordinary path (the box alone).
      *
      * <p>How much: the first fill of a stream is {@link #MIN_FILL_LANES} blocks (worth it if a few of its boxes are
      * used), each fill used up doubles it up to {@link #MAX_FILL_LANES}, and blocks per box are the most any
