@@ -17,8 +17,9 @@ import io.netty.util.concurrent.FastThreadLocal;
  *
  * <p>Every MESSAGE nonce of a direction shares its first 16 bytes ("CurveZMQMESSAGEC" or "...S"), so the HSalsa20
  * step of XSalsa20 is done once, when the connection starts, and each box only restarts the Salsa20 stream of that
- * subkey with the 8-byte short nonce ({@link SalsaStream}). Key-stream blocks are made ahead into a per-thread array,
- * several at a time.
+ * subkey with the 8-byte short nonce ({@link SalsaStream}). Below 4 KiB a box's blocks usually come from key stream
+ * made ahead for the direction's next nonces in one wide call ({@link KeyStreamAhead}, see {@link #ahead} for how
+ * much and when); else they are made into a per-thread array, several at a time.
  *
  * <p>Event-loop confined, like the connection it belongs to. Checked against Bouncy Castle's XSalsa20 and Poly1305
  * on random keys, nonces, lengths and buffer offsets ({@code MessageBoxerTest}) and libsodium's boxes (the CURVE
@@ -34,13 +35,36 @@ final class MessageBoxer {
             return new long[8 * MAX_BLOCKS];
         }
     };
+    /**
+     * Key stream made ahead for the boxes sealed on an I/O thread, and for those opened (see KeyStreamAhead).
+     * Package-private for the tests, which check that a sequence does take this path.
+     */
+    static final FastThreadLocal<KeyStreamAhead> SEAL_AHEAD = aheads();
+    static final FastThreadLocal<KeyStreamAhead> OPEN_AHEAD = aheads();
+    /** Blocks in a stream's first fill: 2.6x the scalar core's speed. */
+    private static final int MIN_FILL_LANES = 64;
+    /** The most blocks per fill. */
+    private static final int MAX_FILL_LANES = KeyStreamAhead.MAX_BLOCKS;
+    /** Boxes of fewer blocks (4 KiB) take key stream made ahead: at least two of them fit a fill. */
+    private static final int AHEAD_MAX_BLOCKS = KeyStreamAhead.MAX_BLOCKS / 2;
+    private static final int MIN_BACKOFF = 16;
+    private static final int MAX_BACKOFF = 4096;
 
     private final SalsaStream salsa;
     private final Poly1305Mac mac = new Poly1305Mac();
-    /** This box's key stream (the thread's array) and the next unused long in it, and its end. */
+    /** This box's key stream (the thread's array or the one made ahead) and the next unused long in it, and its end. */
     private long[] keyStream;
     private int ksAt;
     private int ksEnd;
+    /** Blocks to make at the next fill; boxes of the last fill not yet used up (0: none pending). */
+    private int fillLanes = MIN_FILL_LANES;
+    private int fillBoxes;
+    private int fillUsed;
+    /** Boxes left to box without filling, and what the next cool-down will be. */
+    private int cooldown;
+    private int backoff = MIN_BACKOFF;
+    /** The most blocks a box needed since the last fill. */
+    private int recentBlocks;
 
     /**
      * @param key    the connection's precomputed key ({@code crypto_box_beforenm})
@@ -58,17 +82,90 @@ final class MessageBoxer {
 
     /**
      * Starts a box with {@code nonce} for {@code streamLength} bytes of clear text: the key stream restarts, its
-     * first 32 bytes key the MAC, and the next 32 are the first to encrypt with.
+     * first 32 bytes key the MAC, and the next 32 are the first to encrypt with. Below {@link #AHEAD_MAX_BLOCKS}
+     * blocks the blocks come from {@code aheads}' key stream made ahead when it holds this nonce, see {@link #ahead}.
      */
-    private void begin(long nonce, int streamLength) {
+    private void begin(long nonce, int streamLength, FastThreadLocal<KeyStreamAhead> aheads) {
+        int blocks = blocksFor(32 + streamLength);
+        if (blocks < AHEAD_MAX_BLOCKS) {
+            KeyStreamAhead ahead = aheads.get();
+            int at = ahead(ahead, nonce, blocks);
+            if (at >= 0) {
+                long[] ks = ahead.keyStream;
+                int made = ahead.blocksPerBox();
+                keyStream = ks;
+                ksAt = at + 4;
+                ksEnd = at + 8 * made;
+                mac.init(ks[at], ks[at + 1], ks[at + 2], ks[at + 3]);
+                // Should the box need more than was made, its stream goes on from there (refill).
+                salsa.start(nonce);
+                salsa.seek(made);
+                return;
+            }
+        }
         long[] ks = KEY_STREAM.get();
         keyStream = ks;
         salsa.start(nonce);
-        int blocks = blocksFor(32 + streamLength);
         salsa.next(ks, blocks);
         ksEnd = 8 * blocks;
         mac.init(ks[0], ks[1], ks[2], ks[3]);
         ksAt = 4;
+    }
+
+    /**
+     * The box of {@code nonce}'s blocks in {@code ahead}: taken if they were made, else made now with the next boxes'
+     * unless recent fills went unused; the index of its first long, or -1 for the ordinary path (the box alone).
+     *
+     * <p>How much: the first fill of a stream is {@link #MIN_FILL_LANES} blocks (worth it if a few of its boxes are
+     * used), each fill used up doubles it up to {@link #MAX_FILL_LANES}, and blocks per box are the most any
+     * box needed since the last fill, so a stream whose sizes vary is covered by its larger boxes. When a fill ends
+     * less than half used (another connection on this thread took the buffer, or the peer skipped nonces), the next
+     * is halved and the boxer makes none for its next {@code backoff} boxes, doubling up to {@link #MAX_BACKOFF}: a
+     * connection interleaved box by box with another one on its thread wastes at most one fill per that many boxes.
+     */
+    private int ahead(KeyStreamAhead ahead, long nonce, int blocks) {
+        if (blocks > recentBlocks) {
+            recentBlocks = blocks;
+        }
+        int at = ahead.take(this, nonce);
+        if (at >= 0) {
+            fillUsed++;
+            if (ahead.usedUp() && fillBoxes > 0) {
+                fillBoxes = 0;
+                backoff = MIN_BACKOFF;
+                fillLanes = Math.min(2 * fillLanes, MAX_FILL_LANES);
+            }
+            return at;
+        }
+        if (fillBoxes > 0) {
+            // The last fill was not used up: its buffer was taken, or the nonces skipped.
+            if (2 * fillUsed < fillBoxes) {
+                fillLanes = Math.max(fillLanes / 2, MIN_FILL_LANES);
+                cooldown = backoff;
+                backoff = Math.min(2 * backoff, MAX_BACKOFF);
+            }
+            fillBoxes = 0;
+        }
+        if (cooldown > 0) {
+            cooldown--;
+            return -1;
+        }
+        int perBox = recentBlocks;
+        int boxes = Math.max(2, fillLanes / perBox);
+        ahead.fill(this, salsa, nonce, boxes, perBox);
+        fillBoxes = boxes;
+        fillUsed = 1;
+        recentBlocks = 0;
+        return ahead.take(this, nonce);
+    }
+
+    private static FastThreadLocal<KeyStreamAhead> aheads() {
+        return new FastThreadLocal<KeyStreamAhead>() {
+            @Override
+            protected KeyStreamAhead initialValue() {
+                return new KeyStreamAhead();
+            }
+        };
     }
 
     private static int blocksFor(int streamBytes) {
@@ -84,16 +181,17 @@ final class MessageBoxer {
         out.ensureWritable(CryptoBox.TAG_LENGTH + n);
         int tagAt = out.writerIndex();
         int at = tagAt + CryptoBox.TAG_LENGTH;
-        begin(nonce, n);
+        begin(nonce, n, SEAL_AHEAD);
         long[] ks = keyStream;
+        int k = ksAt;
         if (length >= 15) {
             // The first block: the flags byte and the frame's first 15 bytes.
-            long y0 = ((flags & 0xFF) | (content.getLongLE(index) << 8)) ^ ks[4];
-            long y1 = content.getLongLE(index + 7) ^ ks[5];
+            long y0 = ((flags & 0xFF) | (content.getLongLE(index) << 8)) ^ ks[k];
+            long y1 = content.getLongLE(index + 7) ^ ks[k + 1];
             out.setLongLE(at, y0);
             out.setLongLE(at + 8, y1);
             mac.block(y0, y1);
-            ksAt = 6;
+            ksAt = k + 2;
             crypt(content, index + 15, out, at + 16, length - 15, true);
         } else {
             long x0 = (flags & 0xFF) | (gather(content, index, Math.min(length, 7)) << 8);
@@ -125,27 +223,28 @@ final class MessageBoxer {
         int s = r + CryptoBox.TAG_LENGTH;
         out.ensureWritable(n - 1);
         int w = out.writerIndex();
-        begin(nonce, n);
+        begin(nonce, n, OPEN_AHEAD);
         long[] ks = keyStream;
+        int k = ksAt;
         int flags;
         if (n >= 16) {
             long x0 = in.getLongLE(s);
             long x1 = in.getLongLE(s + 8);
             mac.block(x0, x1);
-            long y0 = x0 ^ ks[4];
-            long y1 = x1 ^ ks[5];
+            long y0 = x0 ^ ks[k];
+            long y1 = x1 ^ ks[k + 1];
             flags = (int) y0 & 0xFF;
             // The block's other 15 bytes are the frame's first.
             out.setLongLE(w, (y0 >>> 8) | (y1 << 56));
             scatter(out, w + 8, y1 >>> 8, 7);
-            ksAt = 6;
+            ksAt = k + 2;
             crypt(in, s + 16, out, w + 15, n - 16, false);
         } else {
             long x0 = gather(in, s, Math.min(n, 8));
             long x1 = n > 8 ? gather(in, s + 8, n - 8) : 0;
             mac.lastBlock(x0, x1, n);
-            long y0 = x0 ^ ks[4];
-            long y1 = x1 ^ ks[5];
+            long y0 = x0 ^ ks[k];
+            long y1 = x1 ^ ks[k + 1];
             flags = (int) y0 & 0xFF;
             scatter(out, w, y0 >>> 8, Math.min(n - 1, 7));
             if (n > 8) {
@@ -174,6 +273,7 @@ final class MessageBoxer {
         while (n >= 16) {
             if (k == ksEnd) {
                 refill(n);
+                ks = keyStream;
                 k = 0;
             }
             long x0 = src.getLongLE(s);
@@ -224,6 +324,8 @@ final class MessageBoxer {
 
     private void refill(int streamBytesLeft) {
         int blocks = blocksFor(streamBytesLeft);
+        // The thread's array: the stream may have started in key stream made ahead.
+        keyStream = KEY_STREAM.get();
         salsa.next(keyStream, blocks);
         ksAt = 0;
         ksEnd = 8 * blocks;

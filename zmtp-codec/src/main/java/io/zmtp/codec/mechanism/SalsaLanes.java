@@ -4,60 +4,47 @@ import java.util.Arrays;
 
 /**
  * The Salsa20 core on many blocks at once, laid out so that HotSpot's auto-vectorizer (SuperWord) turns it into SIMD
- * code: word {@code k} of block {@code l} is {@code words[k][l]}, and each step of a quarter-round is one loop over
- * the blocks ({@code x4[l] ^= rotl(x0[l] + x12[l], 7)} for every {@code l}, {@link #step}), which C2 compiles to
- * vector adds, rotates and XORs, 8 or 16 blocks per instruction. Scalar Java can't go below about 1.6 ns per byte of
- * key stream (the 16-word state does not fit the registers); this runs at about a third of that from 256 blocks on,
- * but each loop's set-up costs as much as a few blocks, so it pays only for long streams (measured: it loses at 16
- * blocks, breaks even near 32, is 1.6x at 64 and 3x at 256): {@link SalsaStream} uses it from {@link #MIN_LANES}
- * blocks on. The Vector API would say this outright, but it is an incubator module and the build is
- * {@code --release 17}.
+ * code: word {@code k} of block {@code l} is {@code words[k][l]}, and each quarter-round is one loop over the
+ * blocks ({@link #quarterRound}: load {@code x0[l], x4[l], x8[l], x12[l]}, the four steps, store), which C2 compiles
+ * to vector loads, adds, rotates, XORs and stores, 8 or 16 blocks per instruction. Scalar Java can't go below about
+ * 1.6 ns per byte of key stream (the 16-word state does not fit the registers); this runs at about a third of that
+ * from 128 blocks on, but each loop's set-up costs as much as a few blocks, so it pays most for long streams
+ * (measured, thread CPU per byte: 1.3x the scalar core at 16 blocks, 2x at 32, 2.6x at 64, 3.2x at 256):
+ * {@link SalsaStream} uses it from {@link #MIN_LANES} blocks on. The Vector API would say this outright, but it is
+ * an incubator module and the build is {@code --release 17}.
  *
- * <p>The 32 steps of a double round are a table walked by one call site, not 32 loops written out: written out, the
- * method took C2 seconds to compile (32 vectorized loops, each with its pre- and post-loop) and ran in C1's code
- * meanwhile, which a loaded machine turned into minutes. One small loop compiles at once.
+ * <p>The 8 quarter-rounds of a double round are a table walked by one call site, not 8 loops written out: written
+ * out (the steps as 32 loops, in round 3), the method took C2 seconds to compile (each vectorized loop with its pre-
+ * and post-loop) and ran in C1's code meanwhile, which a loaded machine turned into minutes. One small loop compiles
+ * at once. (A whole column or row round in one loop, 16 words live, ran no faster and compiled slower.)
  *
- * <p>One per I/O thread ({@link SalsaStream} keeps it in a thread local, 16 KiB); nothing allocated per use.
+ * <p>Each lane has its own nonce and block counter (input words 6-9), so one call makes either one long stream
+ * ({@link #blocks}) or the first blocks of several boxes' streams ({@link #boxes}: a CurveZMQ direction's next short
+ * nonces, which is how a 1 KiB box, 17 blocks, gets the wide core; see {@link KeyStreamAhead}).
+ *
+ * <p>One per I/O thread ({@link SalsaStream} keeps it in a thread local, 20 KiB); nothing allocated per use.
  *
  * @see <a href="https://cr.yp.to/snuffle/spec.pdf">Salsa20 specification</a>
  */
 final class SalsaLanes {
     /** The most blocks made per call. */
     static final int MAX_LANES = 256;
-    /** The fewest blocks worth making this way. */
-    static final int MIN_LANES = 64;
+    /** The fewest blocks worth making this way (16 blocks: 1.3 ns/B against the scalar core's 1.75). */
+    static final int MIN_LANES = 16;
 
     /**
-     * A double round's 32 steps, {@code words[TARGET] ^= rotl(words[A] + words[B], ROTATE)}: the quarter-rounds of
-     * the columns (0 4 8 12, 5 9 13 1, 10 14 2 6, 15 3 7 11), then of the rows (0 1 2 3, 5 6 7 4, 10 11 8 9,
-     * 15 12 13 14), each {@code b ^= (a+d)<<<7; c ^= (b+a)<<<9; d ^= (c+b)<<<13; a ^= (d+c)<<<18}.
+     * A double round's 8 quarter-rounds {@code (a, b, c, d)}: the columns, then the rows, each
+     * {@code b ^= (a+d)<<<7; c ^= (b+a)<<<9; d ^= (c+b)<<<13; a ^= (d+c)<<<18}.
      */
-    private static final int[] TARGET = new int[32];
-    private static final int[] A = new int[32];
-    private static final int[] B = new int[32];
-    private static final int[] ROTATE = new int[32];
-
-    static {
-        int[][] quarters = {{0, 4, 8, 12}, {5, 9, 13, 1}, {10, 14, 2, 6}, {15, 3, 7, 11},
-            {0, 1, 2, 3}, {5, 6, 7, 4}, {10, 11, 8, 9}, {15, 12, 13, 14}};
-        int s = 0;
-        for (int[] q : quarters) {
-            int a = q[0];
-            int b = q[1];
-            int c = q[2];
-            int d = q[3];
-            int[][] steps = {{b, a, d, 7}, {c, b, a, 9}, {d, c, b, 13}, {a, d, c, 18}};
-            for (int[] step : steps) {
-                TARGET[s] = step[0];
-                A[s] = step[1];
-                B[s] = step[2];
-                ROTATE[s] = step[3];
-                s++;
-            }
-        }
-    }
+    private static final int[] QUARTERS = {0, 4, 8, 12, 5, 9, 13, 1, 10, 14, 2, 6, 15, 3, 7, 11,
+        0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14};
 
     private final int[][] words = new int[16][MAX_LANES];
+    /** Each lane's nonce (words 6, 7) and block counter (words 8, 9): the input words that differ between lanes. */
+    private final int[] nonceLo = new int[MAX_LANES];
+    private final int[] nonceHi = new int[MAX_LANES];
+    private final int[] counterLo = new int[MAX_LANES];
+    private final int[] counterHi = new int[MAX_LANES];
 
     /**
      * Writes {@code blocks} (at most {@link #MAX_LANES}) blocks of the stream whose input block is {@code state}
@@ -65,43 +52,95 @@ final class SalsaLanes {
      * counting up from {@code state}'s; {@code state} itself is not changed.
      */
     void blocks(int[] state, int blocks, long[] keyStream) {
-        int n = blocks;
-        int[][] x = words;
         long counter = (state[8] & 0xFFFFFFFFL) | ((long) state[9] << 32);
-        for (int k = 0; k < 16; k++) {
-            Arrays.fill(x[k], 0, n, state[k]);
-        }
-        int[] x8 = x[8];
-        int[] x9 = x[9];
-        for (int l = 0; l < n; l++) {
+        for (int l = 0; l < blocks; l++) {
             long c = counter + l;
-            x8[l] = (int) c;
-            x9[l] = (int) (c >>> 32);
+            nonceLo[l] = state[6];
+            nonceHi[l] = state[7];
+            counterLo[l] = (int) c;
+            counterHi[l] = (int) (c >>> 32);
         }
+        run(state, blocks, keyStream);
+    }
+
+    /**
+     * Writes the first {@code blocksPerBox} blocks of the streams of {@code boxes} consecutive short nonces from
+     * {@code firstNonce} (network order, as {@link SalsaStream#start} takes them) into {@code keyStream} from index 0:
+     * box {@code i}'s block {@code j} is lane {@code i * blocksPerBox + j}, eight longs from {@code 8 * lane}. The
+     * key and constants are {@code state}'s; {@code boxes * blocksPerBox} is at most {@link #MAX_LANES}.
+     */
+    void boxes(int[] state, long firstNonce, int boxes, int blocksPerBox, long[] keyStream) {
+        int l = 0;
+        for (int i = 0; i < boxes; i++) {
+            long nonce = firstNonce + i;
+            int lo = Integer.reverseBytes((int) (nonce >>> 32));
+            int hi = Integer.reverseBytes((int) nonce);
+            for (int j = 0; j < blocksPerBox; j++, l++) {
+                nonceLo[l] = lo;
+                nonceHi[l] = hi;
+                counterLo[l] = j;
+                counterHi[l] = 0;
+            }
+        }
+        run(state, l, keyStream);
+    }
+
+    /** The core on {@code n} lanes: {@code state}'s words, but words 6-9 from the per-lane arrays. */
+    private void run(int[] state, int n, long[] keyStream) {
+        int[][] x = words;
+        for (int k = 0; k < 16; k++) {
+            if (k < 6 || k > 9) {
+                Arrays.fill(x[k], 0, n, state[k]);
+            }
+        }
+        System.arraycopy(nonceLo, 0, x[6], 0, n);
+        System.arraycopy(nonceHi, 0, x[7], 0, n);
+        System.arraycopy(counterLo, 0, x[8], 0, n);
+        System.arraycopy(counterHi, 0, x[9], 0, n);
         for (int r = 0; r < 10; r++) {
-            for (int s = 0; s < 32; s++) {
-                step(x[TARGET[s]], x[A[s]], x[B[s]], ROTATE[s], n);
+            for (int q = 0; q < 32; q += 4) {
+                quarterRound(x[QUARTERS[q]], x[QUARTERS[q + 1]], x[QUARTERS[q + 2]], x[QUARTERS[q + 3]], n);
             }
         }
         // The core's output is the rounds' result plus the input block.
         for (int k = 0; k < 16; k += 2) {
             int[] lo = x[k];
             int[] hi = x[k + 1];
-            int inLo = state[k];
-            int inHi = state[k + 1];
-            for (int l = 0, at = k >> 1; l < n; l++, at += 8) {
-                long c = counter + l;
-                int addLo = k == 8 ? (int) c : inLo;
-                int addHi = k == 8 ? (int) (c >>> 32) : inHi;
-                keyStream[at] = ((lo[l] + addLo) & 0xFFFFFFFFL) | ((long) (hi[l] + addHi) << 32);
+            if (k == 6 || k == 8) {
+                int[] inLo = k == 6 ? nonceLo : counterLo;
+                int[] inHi = k == 6 ? nonceHi : counterHi;
+                for (int l = 0, at = k >> 1; l < n; l++, at += 8) {
+                    keyStream[at] = ((lo[l] + inLo[l]) & 0xFFFFFFFFL) | ((long) (hi[l] + inHi[l]) << 32);
+                }
+            } else {
+                int inLo = state[k];
+                int inHi = state[k + 1];
+                for (int l = 0, at = k >> 1; l < n; l++, at += 8) {
+                    keyStream[at] = ((lo[l] + inLo) & 0xFFFFFFFFL) | ((long) (hi[l] + inHi) << 32);
+                }
             }
         }
     }
 
-    /** One step of a quarter-round on {@code n} blocks. */
-    private static void step(int[] target, int[] a, int[] b, int rotate, int n) {
+    /**
+     * One quarter-round on {@code n} blocks: four words loaded, four steps in registers, four stored (a loop per step
+     * loads and stores 16 times per quarter-round, and ran at 0.65-0.70 ns per byte of key stream against 0.43-0.45
+     * for this, 256 blocks, same machine and load).
+     */
+    private static void quarterRound(int[] a, int[] b, int[] c, int[] d, int n) {
         for (int l = 0; l < n; l++) {
-            target[l] ^= Integer.rotateLeft(a[l] + b[l], rotate);
+            int va = a[l];
+            int vb = b[l];
+            int vc = c[l];
+            int vd = d[l];
+            vb ^= Integer.rotateLeft(va + vd, 7);
+            vc ^= Integer.rotateLeft(vb + va, 9);
+            vd ^= Integer.rotateLeft(vc + vb, 13);
+            va ^= Integer.rotateLeft(vd + vc, 18);
+            a[l] = va;
+            b[l] = vb;
+            c[l] = vc;
+            d[l] = vd;
         }
     }
 }

@@ -8,7 +8,8 @@ import org.bouncycastle.crypto.engines.Salsa20Engine;
  * little-endian longs, ready to XOR with data read a long at a time. The Salsa20 core is Bouncy Castle's
  * ({@link Salsa20Engine#salsaCore}, the state in locals, which is as fast as scalar Java gets); what is here is the
  * state layout, the block counter and the packing. From {@link SalsaLanes#MIN_LANES} blocks on the blocks are made
- * by {@link SalsaLanes}, many at once in SIMD. {@link MessageBoxer} does the XOR and the MAC in one pass.
+ * by {@link SalsaLanes}, many at once in SIMD, and so are the first blocks of several boxes made ahead
+ * ({@link #ahead}, for {@link KeyStreamAhead}). {@link MessageBoxer} does the XOR and the MAC in one pass.
  * Event-loop confined; allocates nothing after construction.
  *
  * @see <a href="https://cr.yp.to/snuffle/spec.pdf">Salsa20 specification</a>
@@ -49,6 +50,21 @@ final class SalsaStream {
         state[7] = Integer.reverseBytes((int) nonce);
         state[8] = 0;
         state[9] = 0;
+    }
+
+    /** Moves the stream of the current nonce to block {@code block} (what a box made ahead already used). */
+    void seek(int block) {
+        state[8] = block;
+        state[9] = 0;
+    }
+
+    /**
+     * Writes the first {@code blocksPerBox} blocks of the streams of the {@code boxes} short nonces from
+     * {@code firstNonce} on into {@code keyStream}, box after box, in one {@link SalsaLanes#boxes} call; the stream
+     * itself does not move.
+     */
+    void ahead(long firstNonce, int boxes, int blocksPerBox, long[] keyStream) {
+        LANES.get().boxes(state, firstNonce, boxes, blocksPerBox, keyStream);
     }
 
     /**

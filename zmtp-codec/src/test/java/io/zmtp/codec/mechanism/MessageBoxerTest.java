@@ -177,7 +177,7 @@ class MessageBoxerTest {
     }
 
     /** The box as Bouncy Castle's XSalsa20 and Poly1305 make it, no code of ours: tag, then ciphertext. */
-    private static byte[] referenceSeal(byte[] key, long shortNonce, int flags, byte[] content) {
+    static byte[] referenceSeal(byte[] key, long shortNonce, int flags, byte[] content) {
         byte[] plain = new byte[1 + content.length];
         plain[0] = (byte) flags;
         System.arraycopy(content, 0, plain, 1, content.length);
@@ -196,7 +196,7 @@ class MessageBoxerTest {
     }
 
     /** A composite buffer of a few odd-sized components, so 8-byte reads and writes straddle them. */
-    private static ByteBuf composite(int capacity) {
+    static ByteBuf composite(int capacity) {
         CompositeByteBuf c = Unpooled.compositeBuffer();
         int left = capacity;
         int part = 7;
