@@ -23,6 +23,9 @@ def main():
     sock = ctx.socket(zmq.ROUTER if router else zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 10_000)
     sock.setsockopt(zmq.RCVTIMEO, 10_000)
+    if router:
+        # A ROUTER drops what it can't queue for a peer at SNDHWM, silently; COUNT is bounded: no limit.
+        sock.setsockopt(zmq.SNDHWM, 0)
     payloads.attach(sock, endpoint, mode)
     deadline = time.monotonic() + 120
     received = 0
