@@ -97,20 +97,6 @@ class SecurityIT {
         return events;
     }
 
-    private static ZmtpSocketEvent next(BlockingQueue<ZmtpSocketEvent> events, ZmtpSocketEvent.Type type)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            ZmtpSocketEvent e = events.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            if (e == null) {
-                throw new AssertionError("no " + type + " event within " + WAIT);
-            }
-            if (e.type() == type) {
-                return e;
-            }
-        }
-    }
-
     @Test
     void shouldAskTheContextsInprocZapHandlerAsLibzmqDoes() throws Exception {
         try (ZapHandler zap = new ZapHandler("admin", "secret")) {
@@ -147,9 +133,9 @@ class SecurityIT {
             BlockingQueue<ZmtpSocketEvent> clientEvents = monitor(client);
             client.connect(endpoint);
             client.send("smuggled");
-            assertThat(next(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED).detail())
+            assertThat(SocketEvents.next(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED, WAIT).detail())
                     .startsWith("AUTHENTICATION_FAILED").contains("400");
-            assertThat(next(clientEvents, ZmtpSocketEvent.Type.HANDSHAKE_FAILED).detail())
+            assertThat(SocketEvents.next(clientEvents, ZmtpSocketEvent.Type.HANDSHAKE_FAILED, WAIT).detail())
                     .startsWith("AUTHENTICATION_FAILED").endsWith("ERROR 400");
             assertThat(server.receive(Duration.ofMillis(300))).isNull();
         }
@@ -186,7 +172,7 @@ class SecurityIT {
         ZmtpSocket plainClient = sockets.socket(ZmtpSocketType.PUSH);
         plainClient.setOption(ZmtpSocketOption.PLAIN_USERNAME, "anyone");
         plainClient.connect(endpoint);
-        assertThat(next(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED).detail()).contains("no authenticator");
+        assertThat(SocketEvents.next(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED, WAIT).detail()).contains("no authenticator");
 
         CurveKeyPair serverKeys = CurveKeyPair.generate();
         ZmtpSocket curveServer = sockets.socket(ZmtpSocketType.PULL);

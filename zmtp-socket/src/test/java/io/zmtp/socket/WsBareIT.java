@@ -41,6 +41,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.socket.SocketEvents.await;
 import static io.zmtp.socket.SocketTestSupport.recv;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -234,19 +235,6 @@ class WsBareIT {
 
     private static String hex(String s) {
         return ByteBufUtil.hexDump(s.getBytes(StandardCharsets.ISO_8859_1));
-    }
-
-    private static ZmtpSocketEvent await(BlockingQueue<ZmtpSocketEvent> events, ZmtpSocketEvent.Type type)
-            throws InterruptedException {
-        java.util.List<String> seen = new java.util.ArrayList<>();
-        for (;;) {
-            ZmtpSocketEvent e = events.poll(10, TimeUnit.SECONDS);
-            assertThat(e).as("waiting for " + type + " after " + seen).isNotNull();
-            seen.add(e.type() + ":" + e.detail());
-            if (e.type() == type) {
-                return e;
-            }
-        }
     }
 
     /**

@@ -37,6 +37,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.socket.SocketEvents.await;
 import static io.zmtp.socket.SocketTestSupport.WAIT;
 import static io.zmtp.socket.SocketTestSupport.awaitFirst;
 import static io.zmtp.socket.SocketTestSupport.b;
@@ -295,19 +296,6 @@ class WsIT {
         ZmtpSocket stream = sockets.socket(ZmtpSocketType.STREAM);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> stream.bind("ws://127.0.0.1:*/"))
                 .isInstanceOf(ZmtpSocketException.EndpointFailed.class);
-    }
-
-    private static ZmtpSocketEvent await(BlockingQueue<ZmtpSocketEvent> events, ZmtpSocketEvent.Type type)
-            throws InterruptedException {
-        java.util.List<String> seen = new java.util.ArrayList<>();
-        for (;;) {
-            ZmtpSocketEvent e = events.poll(10, TimeUnit.SECONDS);
-            assertThat(e).as("waiting for " + type + " after " + seen).isNotNull();
-            seen.add(e.type() + ":" + e.detail());
-            if (e.type() == type) {
-                return e;
-            }
-        }
     }
 
     /** A WebSocket client that breaks the rules (Netty's): records the close frame it gets. */

@@ -41,6 +41,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.socket.SocketEvents.await;
 import static io.zmtp.socket.SocketTestSupport.recv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -207,18 +208,5 @@ class WsSharedPortIT {
         ZmtpSocket stream = sockets.socket(ZmtpSocketType.STREAM);
         assertThatThrownBy(() -> ZmtpWebSocketHandler.of(stream, "/zmq"))
                 .isInstanceOf(ZmtpSocketException.EndpointFailed.class);
-    }
-
-    private static ZmtpSocketEvent await(BlockingQueue<ZmtpSocketEvent> events, ZmtpSocketEvent.Type type)
-            throws InterruptedException {
-        java.util.List<String> seen = new java.util.ArrayList<>();
-        for (;;) {
-            ZmtpSocketEvent e = events.poll(10, TimeUnit.SECONDS);
-            assertThat(e).as("waiting for " + type + " after " + seen).isNotNull();
-            seen.add(e.type() + ":" + e.endpoint() + ":" + e.detail());
-            if (e.type() == type) {
-                return e;
-            }
-        }
     }
 }

@@ -44,6 +44,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.socket.SocketEvents.await;
 import static io.zmtp.socket.SocketTestSupport.recv;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -201,18 +202,5 @@ class WsSharedPortSecurityIT {
         ZmtpSocketEvent c = await(clientEvents, ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
         assertThat(c.failureReason()).isEqualTo(ZmtpHandshakeFailureReason.MECHANISM_MISMATCH);
         assertThat(get(port, "/hello")).isEqualTo("HTTP/1.1 200 OK");
-    }
-
-    private static ZmtpSocketEvent await(BlockingQueue<ZmtpSocketEvent> events, ZmtpSocketEvent.Type type)
-            throws InterruptedException {
-        List<String> seen = new ArrayList<>();
-        for (;;) {
-            ZmtpSocketEvent e = events.poll(10, TimeUnit.SECONDS);
-            assertThat(e).as("waiting for " + type + " after " + seen).isNotNull();
-            seen.add(e.type() + ":" + e.detail());
-            if (e.type() == type) {
-                return e;
-            }
-        }
     }
 }

@@ -27,6 +27,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.socket.SocketEvents.await;
 import static io.zmtp.socket.SocketTestSupport.recv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -222,18 +223,5 @@ class WssIT {
         stream.setOption(ZmtpSocketOption.WSS_SERVER_CONTEXT, serverContext);
         assertThatThrownBy(() -> stream.bind("wss://127.0.0.1:*/"))
                 .isInstanceOf(ZmtpSocketException.EndpointFailed.class);
-    }
-
-    private static ZmtpSocketEvent await(BlockingQueue<ZmtpSocketEvent> events, ZmtpSocketEvent.Type type)
-            throws InterruptedException {
-        List<String> seen = new ArrayList<>();
-        for (;;) {
-            ZmtpSocketEvent e = events.poll(10, TimeUnit.SECONDS);
-            assertThat(e).as("waiting for " + type + " after " + seen).isNotNull();
-            seen.add(e.type() + ":" + e.detail());
-            if (e.type() == type) {
-                return e;
-            }
-        }
     }
 }

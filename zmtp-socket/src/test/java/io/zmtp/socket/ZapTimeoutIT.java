@@ -89,20 +89,6 @@ class ZapTimeoutIT {
         return server;
     }
 
-    private static ZmtpSocketEvent next(BlockingQueue<ZmtpSocketEvent> events, ZmtpSocketEvent.Type type)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            ZmtpSocketEvent e = events.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            if (e == null) {
-                throw new AssertionError("no " + type + " event within " + WAIT);
-            }
-            if (e.type() == type) {
-                return e;
-            }
-        }
-    }
-
     @Test
     void shouldCompleteTheNextHandshakeAfterOneTimedOutWaitingForZapAndIgnoreTheLateReply() throws Exception {
         try (SlowFirstZapHandler zap = new SlowFirstZapHandler()) {
@@ -117,7 +103,7 @@ class ZapTimeoutIT {
 
             assertThat(zap.requestIds.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("first ZAP request")
                     .isNotNull();
-            assertThat(next(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED).detail()).startsWith("TIMEOUT");
+            assertThat(SocketEvents.next(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED, WAIT).detail()).startsWith("TIMEOUT");
             // The client has reconnected and asked again meanwhile (or will): the first reply now comes late.
             zap.release.countDown();
 
@@ -128,7 +114,7 @@ class ZapTimeoutIT {
             } finally {
                 m.release();
             }
-            assertThat(next(events, ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED)).isNotNull();
+            assertThat(SocketEvents.next(events, ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED, WAIT)).isNotNull();
         }
     }
 
@@ -145,7 +131,7 @@ class ZapTimeoutIT {
                 client.out.flush();
                 assertThat(client.in.readNBytes(64)).as("the server's greeting").hasSize(64);
                 assertThat(zap.requestIds.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isNotNull();
-                assertThat(next(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED).detail()).startsWith("TIMEOUT");
+                assertThat(SocketEvents.next(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED, WAIT).detail()).startsWith("TIMEOUT");
                 // libzmq's server closes on its handshake timer without a word; an ERROR would end a libzmq or
                 // JeroMQ client's reconnecting for good.
                 byte[] rest = client.in.readAllBytes();

@@ -54,6 +54,8 @@ final class MessageBoxer {
     private final Poly1305Mac mac = new Poly1305Mac();
     /** This box's key stream (the thread's array or the one made ahead) and the next unused long in it, and its end. */
     private long[] keyStream;
+    /** Whether {@link #keyStream} is key stream made ahead (a {@link KeyStreamAhead}'s), not the thread's array. */
+    private boolean keyStreamAhead;
     private int ksAt;
     private int ksEnd;
     /** Blocks to make at the next fill; boxes of the last fill not yet used up (0: none pending). */
@@ -94,6 +96,7 @@ final class MessageBoxer {
                 long[] ks = ahead.keyStream;
                 int made = ahead.blocksPerBox();
                 keyStream = ks;
+                keyStreamAhead = true;
                 ksAt = at + 4;
                 ksEnd = at + 8 * made;
                 mac.init(ks[at], ks[at + 1], ks[at + 2], ks[at + 3]);
@@ -105,6 +108,7 @@ final class MessageBoxer {
         }
         long[] ks = KEY_STREAM.get();
         keyStream = ks;
+        keyStreamAhead = false;
         salsa.start(nonce);
         salsa.next(ks, blocks);
         ksEnd = 8 * blocks;
@@ -324,8 +328,11 @@ final class MessageBoxer {
 
     private void refill(int streamBytesLeft) {
         int blocks = blocksFor(streamBytesLeft);
-        // The thread's array: the stream may have started in key stream made ahead.
-        keyStream = KEY_STREAM.get();
+        if (keyStreamAhead) {
+            // The stream started in key stream made ahead: go on in the thread's array, not over the next boxes'.
+            keyStream = KEY_STREAM.get();
+            keyStreamAhead = false;
+        }
         salsa.next(keyStream, blocks);
         ksAt = 0;
         ksEnd = 8 * blocks;
