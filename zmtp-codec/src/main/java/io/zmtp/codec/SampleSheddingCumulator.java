@@ -30,14 +30,17 @@ final class SampleSheddingCumulator implements ByteToMessageDecoder.Cumulator {
     @Override
     public ByteBuf cumulate(ByteBufAllocator alloc, ByteBuf cumulation, ByteBuf in) {
         int left = cumulation.readableBytes();
-        if (cumulation == in || cumulation.unwrap() == null || left == 0 || left > in.readableBytes()) {
+        int arriving = in.readableBytes();
+        // left <= arriving, and the sum compared by subtraction: a huge frame read whole (ws) must not overflow it.
+        if (cumulation == in || cumulation.unwrap() == null || left == 0 || left > arriving
+                || arriving > Integer.MAX_VALUE - left) {
             return ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(alloc, cumulation, in);
         }
         try {
-            ByteBuf fresh = alloc.buffer(left + in.readableBytes());
+            ByteBuf fresh = alloc.buffer(left + arriving);
             try {
                 fresh.writeBytes(cumulation, cumulation.readerIndex(), left);
-                fresh.writeBytes(in, in.readerIndex(), in.readableBytes());
+                fresh.writeBytes(in, in.readerIndex(), arriving);
             } catch (Throwable t) {
                 // As the merge cumulator: on failure the old cumulation stays the decoder's.
                 fresh.release();
