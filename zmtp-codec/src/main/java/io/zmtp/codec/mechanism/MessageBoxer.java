@@ -3,6 +3,9 @@ package io.zmtp.codec.mechanism;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
 
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+
 /**
  * XSalsa20-Poly1305 boxes ({@code crypto_secretbox}) for one direction of one connection's messages, with nothing
  * allocated per box, in one pass over the bytes: each 16 bytes are read from the source buffer as two little-endian
@@ -49,6 +52,8 @@ final class MessageBoxer {
     private static final int AHEAD_MAX_BLOCKS = KeyStreamAhead.MAX_BLOCKS / 2;
     private static final int MIN_BACKOFF = 16;
     private static final int MAX_BACKOFF = 4096;
+    /** From this many bytes a box's loop runs on the buffers' NIO regions ({@link BufferMemory}). */
+    static final int REGION_MIN_BYTES = 256;
 
     private final SalsaStream salsa;
     private final Poly1305Mac mac = new Poly1305Mac();
@@ -271,6 +276,20 @@ final class MessageBoxer {
      * 16-byte boundary.
      */
     private void crypt(ByteBuf src, int s, ByteBuf dst, int d, int n, boolean sealing) {
+        if (n >= REGION_MIN_BYTES) {
+            ByteBuffer from = BufferMemory.region(src, s, n);
+            if (from != null) {
+                int fromAt = from.position();
+                ByteBuffer to = BufferMemory.region(dst, d, n);
+                if (to != null && to != from) {
+                    int whole = n & ~15;
+                    cryptRegion(from, fromAt, to, to.position(), whole, sealing);
+                    s += whole;
+                    d += whole;
+                    n -= whole;
+                }
+            }
+        }
         long[] ks = keyStream;
         int k = ksAt;
         Poly1305Mac m = mac;
@@ -302,6 +321,40 @@ final class MessageBoxer {
             long x1 = n > 8 ? gather(src, s + 8, n - 8) : 0;
             lastBlock(x0, x1, n, dst, d, sealing);
         }
+    }
+
+    /**
+     * {@link #crypt}'s loop on NIO regions ({@link BufferMemory}): {@code n}, a multiple of 16, bytes from {@code from}
+     * at {@code s} to {@code to} at {@code d}.
+     */
+    private void cryptRegion(ByteBuffer from, int s, ByteBuffer to, int d, int n, boolean sealing) {
+        long[] ks = keyStream;
+        int k = ksAt;
+        Poly1305Mac m = mac;
+        VarHandle longs = BufferMemory.LONG_LE;
+        int end = s + n;
+        while (s < end) {
+            if (k == ksEnd) {
+                refill(end - s);
+                ks = keyStream;
+                k = 0;
+            }
+            long x0 = (long) longs.get(from, s);
+            long x1 = (long) longs.get(from, s + 8);
+            long y0 = x0 ^ ks[k];
+            long y1 = x1 ^ ks[k + 1];
+            longs.set(to, d, y0);
+            longs.set(to, d + 8, y1);
+            if (sealing) {
+                m.block(y0, y1);
+            } else {
+                m.block(x0, x1);
+            }
+            k += 2;
+            s += 16;
+            d += 16;
+        }
+        ksAt = k;
     }
 
     /** The last, partial block of the stream: {@code n} (1 to 15) bytes in {@code x0, x1}, the rest zero. */

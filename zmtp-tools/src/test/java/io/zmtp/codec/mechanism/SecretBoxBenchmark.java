@@ -2,6 +2,7 @@ package io.zmtp.codec.mechanism;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -73,7 +74,12 @@ public class SecretBoxBenchmark {
         legacy = new LegacyMessageBoxer(key, "CurveZMQMESSAGEC");
         byte[] bytes = new byte[size];
         new Random(2).nextBytes(bytes);
-        content = PooledByteBufAllocator.DEFAULT.directBuffer(size).writeBytes(bytes);
+        content = switch (System.getProperty("content", "pooled")) {
+            // As the perf tools send: duplicates of one unreleasable direct buffer.
+            case "shared" -> Unpooled.unreleasableBuffer(Unpooled.directBuffer(size).writeBytes(bytes)).duplicate();
+            case "heap" -> Unpooled.wrappedBuffer(bytes);
+            default -> PooledByteBufAllocator.DEFAULT.directBuffer(size).writeBytes(bytes);
+        };
         boxLength = CryptoBox.TAG_LENGTH + 1 + size;
         ring = Math.max(16, Math.min(1024, (1 << 20) / boxLength));
         sealed = PooledByteBufAllocator.DEFAULT.directBuffer(ring * boxLength);
