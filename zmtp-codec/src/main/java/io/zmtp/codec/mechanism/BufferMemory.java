@@ -1,62 +1,84 @@
 package io.zmtp.codec.mechanism;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.IllegalReferenceCountException;
+import io.netty.util.internal.PlatformDependent;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * A buffer's bytes as the NIO buffer behind it, so a loop over a large box reads and writes little-endian longs with
- * one check per region instead of one per access and per layer of wrapping. Through {@link ByteBuf#getLongLE} each 8
- * bytes pass a bounds and reference-count check in every layer: a duplicate of an unreleasable buffer (what a sender
- * that shares one payload across messages hands us) is three layers, and a profile of a 64 KiB CURVE sender had a
- * fifth of its samples there.
+ * A buffer's bytes as its array or its memory address, so that a loop over a large box reads and writes
+ * little-endian longs with the checks done once per box instead of once per access and per layer of wrapping.
+ * Through {@link ByteBuf#getLongLE} each 8 bytes pass a bounds and a reference-count check in every layer, and a call
+ * site that meets several buffer classes (a connection's frames are pooled buffers, slices, duplicates, wrapped
+ * arrays) is not inlined: a profile of a 64 KiB CURVE sender whose frames were duplicates of one unreleasable buffer
+ * had a fifth of its samples there.
  *
- * <p>Nothing is allocated: the region is the root buffer's own cached NIO buffer ({@link ByteBuf#internalNioBuffer}),
- * found by unwrapping derived buffers (duplicates, slices, unreleasable and other wrappers) as long as each layer's
- * bytes are its parent's at a known shift (same array, or a memory address). A buffer made of several regions (a
- * composite of more than one component), or whose layers cannot be mapped (direct memory with no address, when Netty
- * runs without {@code Unsafe}), has no region: the caller uses the {@link ByteBuf} methods.
+ * <p>{@link ByteBuf#hasArray} and {@link ByteBuf#hasMemoryAddress} see through duplicates, slices and wrappers, so
+ * their bytes are found without unwrapping anything. A buffer with neither (a composite of several components,
+ * direct memory when Netty runs without {@code Unsafe}) is left to the {@link ByteBuf} methods. Memory addresses are
+ * read and written with Netty's {@link PlatformDependent}, which is what Netty's own direct buffers do underneath,
+ * and only for buffers that report an address (so never when Netty itself has no {@code Unsafe}).
  *
- * <p>The root's {@code internalNioBuffer} checks the bounds and that the buffer is not released; after that the
- * accesses check only against the NIO buffer's limit (the region's end).
+ * <p>{@link #check} is the one check: every byte of the range within the buffer's capacity, and the buffer not
+ * released. Event-loop confined use keeps it valid for the loop that follows.
  */
 final class BufferMemory {
-    /** Little-endian longs at any byte index of a heap or direct NIO buffer. */
-    static final VarHandle LONG_LE = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Little-endian longs at any index of a {@code byte[]}. */
+    static final VarHandle ARRAY_LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final boolean BIG_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN;
 
     private BufferMemory() {
     }
 
     /**
-     * The {@code length} bytes of {@code buf} from {@code index} as an NIO buffer positioned at the first and limited
-     * after the last (both absolute indices into it), or {@code null} if they are not one region of one NIO buffer.
-     * The NIO buffer is the root buffer's cached one: valid until the next call on that root.
+     * Whether {@code buf}'s bytes can be reached as its array or address; if so, checks that {@code length} bytes
+     * from {@code index} are within its capacity and that it is not released.
      *
-     * @throws IndexOutOfBoundsException if the bytes are not all within {@code buf}'s capacity
+     * @throws IndexOutOfBoundsException if they are not all within the capacity
+     * @throws IllegalReferenceCountException if the buffer was released
      */
-    static ByteBuffer region(ByteBuf buf, int index, int length) {
+    static boolean check(ByteBuf buf, int index, int length) {
+        if (!buf.hasArray() && !buf.hasMemoryAddress()) {
+            return false;
+        }
+        if (buf.refCnt() == 0) {
+            throw new IllegalReferenceCountException(0);
+        }
         if (index < 0 || length < 0 || length > buf.capacity() - index) {
             throw new IndexOutOfBoundsException(
                     "index " + index + ", length " + length + " (capacity " + buf.capacity() + ")");
         }
-        ByteBuf root = buf;
-        long at = index;
-        for (ByteBuf parent = root.unwrap(); parent != null; parent = root.unwrap()) {
-            if (root.hasArray() && parent.hasArray() && root.array() == parent.array()) {
-                at += root.arrayOffset() - parent.arrayOffset();
-            } else if (root.hasMemoryAddress() && parent.hasMemoryAddress()) {
-                at += root.memoryAddress() - parent.memoryAddress();
-            } else {
-                return null;
-            }
-            root = parent;
+        return true;
+    }
+
+    /** {@code buf}'s array after {@link #check}, or {@code null} if its bytes are at a memory address. */
+    static byte[] array(ByteBuf buf) {
+        return buf.hasArray() ? buf.array() : null;
+    }
+
+    /** Where {@code index} is: in {@link #array}, or (for {@code null}) in memory. */
+    static long base(ByteBuf buf, int index) {
+        return buf.hasArray() ? buf.arrayOffset() + (long) index : buf.memoryAddress() + index;
+    }
+
+    /** The little-endian long at {@code at} in {@code array} or, if {@code null}, at address {@code at}. */
+    static long getLongLE(byte[] array, long at) {
+        if (array != null) {
+            return (long) ARRAY_LONG_LE.get(array, (int) at);
         }
-        if (root.nioBufferCount() != 1 || at < 0 || at > root.capacity() - length) {
-            return null;
+        long v = PlatformDependent.getLong(at);
+        return BIG_ENDIAN ? Long.reverseBytes(v) : v;
+    }
+
+    /** Writes {@code v} little-endian at {@code at} in {@code array} or, if {@code null}, at address {@code at}. */
+    static void setLongLE(byte[] array, long at, long v) {
+        if (array != null) {
+            ARRAY_LONG_LE.set(array, (int) at, v);
+        } else {
+            PlatformDependent.putLong(at, BIG_ENDIAN ? Long.reverseBytes(v) : v);
         }
-        return root.internalNioBuffer((int) at, length);
     }
 }

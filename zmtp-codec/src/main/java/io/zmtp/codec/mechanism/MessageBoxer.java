@@ -3,8 +3,6 @@ package io.zmtp.codec.mechanism;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
 
-import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 
 /**
  * XSalsa20-Poly1305 boxes ({@code crypto_secretbox}) for one direction of one connection's messages, with nothing
@@ -52,7 +50,7 @@ final class MessageBoxer {
     private static final int AHEAD_MAX_BLOCKS = KeyStreamAhead.MAX_BLOCKS / 2;
     private static final int MIN_BACKOFF = 16;
     private static final int MAX_BACKOFF = 4096;
-    /** From this many bytes a box's loop runs on the buffers' NIO regions ({@link BufferMemory}). */
+    /** From this many bytes a box's loop runs on the buffers' arrays or memory ({@link BufferMemory}). */
     static final int REGION_MIN_BYTES = 256;
 
     private final SalsaStream salsa;
@@ -276,19 +274,13 @@ final class MessageBoxer {
      * 16-byte boundary.
      */
     private void crypt(ByteBuf src, int s, ByteBuf dst, int d, int n, boolean sealing) {
-        if (n >= REGION_MIN_BYTES) {
-            ByteBuffer from = BufferMemory.region(src, s, n);
-            if (from != null) {
-                int fromAt = from.position();
-                ByteBuffer to = BufferMemory.region(dst, d, n);
-                if (to != null && to != from) {
-                    int whole = n & ~15;
-                    cryptRegion(from, fromAt, to, to.position(), whole, sealing);
-                    s += whole;
-                    d += whole;
-                    n -= whole;
-                }
-            }
+        if (n >= REGION_MIN_BYTES && BufferMemory.check(src, s, n) && BufferMemory.check(dst, d, n)) {
+            int whole = n & ~15;
+            cryptMemory(BufferMemory.array(src), BufferMemory.base(src, s), BufferMemory.array(dst),
+                    BufferMemory.base(dst, d), whole, sealing);
+            s += whole;
+            d += whole;
+            n -= whole;
         }
         long[] ks = keyStream;
         int k = ksAt;
@@ -324,27 +316,26 @@ final class MessageBoxer {
     }
 
     /**
-     * {@link #crypt}'s loop on NIO regions ({@link BufferMemory}): {@code n}, a multiple of 16, bytes from {@code from}
-     * at {@code s} to {@code to} at {@code d}.
+     * {@link #crypt}'s loop on the buffers' memory ({@link BufferMemory}): {@code n}, a multiple of 16, bytes from
+     * {@code s} in {@code from} (an array, or memory if {@code null}) to {@code d} in {@code to}.
      */
-    private void cryptRegion(ByteBuffer from, int s, ByteBuffer to, int d, int n, boolean sealing) {
+    private void cryptMemory(byte[] from, long s, byte[] to, long d, int n, boolean sealing) {
         long[] ks = keyStream;
         int k = ksAt;
         Poly1305Mac m = mac;
-        VarHandle longs = BufferMemory.LONG_LE;
-        int end = s + n;
+        long end = s + n;
         while (s < end) {
             if (k == ksEnd) {
-                refill(end - s);
+                refill((int) (end - s));
                 ks = keyStream;
                 k = 0;
             }
-            long x0 = (long) longs.get(from, s);
-            long x1 = (long) longs.get(from, s + 8);
+            long x0 = BufferMemory.getLongLE(from, s);
+            long x1 = BufferMemory.getLongLE(from, s + 8);
             long y0 = x0 ^ ks[k];
             long y1 = x1 ^ ks[k + 1];
-            longs.set(to, d, y0);
-            longs.set(to, d + 8, y1);
+            BufferMemory.setLongLE(to, d, y0);
+            BufferMemory.setLongLE(to, d + 8, y1);
             if (sealing) {
                 m.block(y0, y1);
             } else {

@@ -3,6 +3,7 @@ package io.zmtp.codec.mechanism;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.bouncycastle.crypto.engines.XSalsa20Engine;
 import org.bouncycastle.crypto.macs.Poly1305;
@@ -95,13 +96,22 @@ class MessageBoxerTest {
         for (int i = 0; i <= 80; i++) {
             sizes.add(i);
         }
-        for (int size : new int[] {1007, 1008, 1009, 1024, 1039, 1040, 1041, 4095, 4096, 65535, 65536}) {
+        for (int size : new int[] {255, 256, 257, 271, 272, 273, 1007, 1008, 1009, 1024, 1039, 1040, 1041, 4095, 4096,
+            65535, 65536}) {
             sizes.add(size);
         }
         for (int i = 0; i < 8; i++) {
             sizes.add(random.nextInt(65537));
         }
-        List<IntFunction<ByteBuf>> kinds = List.of(Unpooled::buffer, Unpooled::directBuffer, MessageBoxerTest::composite);
+        // The kinds a frame comes in: from 256 bytes on the loop reads and writes arrays and memory addresses found
+        // through slices, duplicates and pooled buffers (BufferMemory); composites take the ByteBuf methods.
+        List<IntFunction<ByteBuf>> kinds = List.of(Unpooled::buffer, Unpooled::directBuffer, MessageBoxerTest::composite,
+            n -> Unpooled.buffer(n + 11).slice(11, n).clear(),
+            n -> Unpooled.directBuffer(n + 5).slice(5, n).clear(),
+            n -> Unpooled.directBuffer(n).duplicate(),
+            n -> PooledByteBufAllocator.DEFAULT.directBuffer(n),
+            n -> PooledByteBufAllocator.DEFAULT.heapBuffer(n),
+            n -> Unpooled.compositeBuffer().addComponent(true, Unpooled.directBuffer(n)).clear());
         for (int size : sizes) {
             // Every offset at the small sizes, where the first and last blocks meet; a few at the large ones.
             int offsets = size <= 80 ? 16 : 3;
