@@ -77,12 +77,13 @@ def print_thr(title, data, impls):
         return
     print(f"### {title}")
     print()
-    print("msg/s, median of the runs; ratio = ours / libzmq.")
+    jeromq = "jeromq" in impls
+    print("msg/s, median of the runs; ratio = ours / libzmq" + ("; / JeroMQ = ours / JeroMQ." if jeromq else "."))
     print()
     head, align = ["size [B]"], ["---:"]
     for mode in MODES:
-        head += [f"{mode}: {NAMES[i]}" for i in impls] + [f"{mode}: ratio"]
-        align += ["---:"] * (len(impls) + 1)
+        head += [f"{mode}: {NAMES[i]}" for i in impls] + [f"{mode}: ratio"] + ([f"{mode}: / JeroMQ"] if jeromq else [])
+        align += ["---:"] * (len(impls) + 1 + jeromq)
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join(align) + "|")
     for size in sizes_of(data):
@@ -90,6 +91,8 @@ def print_thr(title, data, impls):
         for mode in MODES:
             m = {i: med(data.get((mode, i, i, size), [])) for i in impls}
             cells += [rate(m[i]) for i in impls] + [ratio(m.get("zmtp"), m.get("libzmq"))]
+            if jeromq:
+                cells += [ratio(m.get("zmtp"), m.get("jeromq"))]
         print("| " + " | ".join(cells) + " |")
     print()
     mixed = [(l, r) for l, r in (("zmtp", "libzmq"), ("libzmq", "zmtp"))
@@ -117,12 +120,14 @@ def print_lat(title, data, impls):
         return
     print(f"### {title}")
     print()
-    print("Half round trip in us (the run with the median average); ratio = ours / libzmq of the averages.")
+    jeromq = "jeromq" in impls
+    print("Half round trip in us (the run with the median average); ratio = ours / libzmq of the averages"
+          + ("; / JeroMQ = ours / JeroMQ." if jeromq else "."))
     print()
     head, align = ["size [B]", "implementation"], ["---:", "---"]
     for mode in MODES:
-        head += [f"{mode}: avg", "p50", "p99", "p99.9", "max", f"{mode}: ratio"]
-        align += ["---:"] * 6
+        head += [f"{mode}: avg", "p50", "p99", "p99.9", "max", f"{mode}: ratio"] + ([f"{mode}: / JeroMQ"] if jeromq else [])
+        align += ["---:"] * (6 + jeromq)
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join(align) + "|")
     for size in sizes_of(data):
@@ -134,11 +139,14 @@ def print_lat(title, data, impls):
                 r = median_lat(data.get((mode, impl, impl, size)))
                 base = median_lat(data.get((mode, "libzmq", "libzmq", size)))
                 if r is None:
-                    cells += ["-"] * 6
+                    cells += ["-"] * (6 + jeromq)
                     continue
                 cells += [f"{r['value']:.1f}", f"{r['p50']:.1f}", f"{r['p99']:.1f}", f"{r['p999']:.1f}",
                           f"{r['max']:.0f}",
                           ratio(r["value"], base["value"] if base else None) if impl == "zmtp" else ""]
+                if jeromq:
+                    jq = median_lat(data.get((mode, "jeromq", "jeromq", size)))
+                    cells += [ratio(r["value"], jq["value"] if jq else None) if impl == "zmtp" else ""]
             print("| " + " | ".join(cells) + " |")
     print()
 

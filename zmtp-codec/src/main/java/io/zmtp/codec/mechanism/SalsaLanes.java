@@ -102,23 +102,54 @@ final class SalsaLanes {
                 quarterRound(x[QUARTERS[q]], x[QUARTERS[q + 1]], x[QUARTERS[q + 2]], x[QUARTERS[q + 3]], n);
             }
         }
-        // The core's output is the rounds' result plus the input block.
-        for (int k = 0; k < 16; k += 2) {
-            int[] lo = x[k];
-            int[] hi = x[k + 1];
-            if (k == 6 || k == 8) {
-                int[] inLo = k == 6 ? nonceLo : counterLo;
-                int[] inHi = k == 6 ? nonceHi : counterHi;
-                for (int l = 0, at = k >> 1; l < n; l++, at += 8) {
-                    keyStream[at] = ((lo[l] + inLo[l]) & 0xFFFFFFFFL) | ((long) (hi[l] + inHi[l]) << 32);
-                }
-            } else {
-                int inLo = state[k];
-                int inHi = state[k + 1];
-                for (int l = 0, at = k >> 1; l < n; l++, at += 8) {
-                    keyStream[at] = ((lo[l] + inLo) & 0xFFFFFFFFL) | ((long) (hi[l] + inHi) << 32);
-                }
+        // The core's output is the rounds' result plus the input block: added word by word over the lanes (vector
+        // adds), then each lane's 16 words written out as its 8 longs, lane after lane, so the stores are sequential.
+        for (int k = 0; k < 16; k++) {
+            if (k < 6 || k > 9) {
+                addTo(x[k], state[k], n);
             }
+        }
+        addTo(x[6], nonceLo, n);
+        addTo(x[7], nonceHi, n);
+        addTo(x[8], counterLo, n);
+        addTo(x[9], counterHi, n);
+        int[] w0 = x[0];
+        int[] w1 = x[1];
+        int[] w2 = x[2];
+        int[] w3 = x[3];
+        int[] w4 = x[4];
+        int[] w5 = x[5];
+        int[] w6 = x[6];
+        int[] w7 = x[7];
+        int[] w8 = x[8];
+        int[] w9 = x[9];
+        int[] w10 = x[10];
+        int[] w11 = x[11];
+        int[] w12 = x[12];
+        int[] w13 = x[13];
+        int[] w14 = x[14];
+        int[] w15 = x[15];
+        for (int l = 0, at = 0; l < n; l++, at += 8) {
+            keyStream[at] = (w0[l] & 0xFFFFFFFFL) | ((long) w1[l] << 32);
+            keyStream[at + 1] = (w2[l] & 0xFFFFFFFFL) | ((long) w3[l] << 32);
+            keyStream[at + 2] = (w4[l] & 0xFFFFFFFFL) | ((long) w5[l] << 32);
+            keyStream[at + 3] = (w6[l] & 0xFFFFFFFFL) | ((long) w7[l] << 32);
+            keyStream[at + 4] = (w8[l] & 0xFFFFFFFFL) | ((long) w9[l] << 32);
+            keyStream[at + 5] = (w10[l] & 0xFFFFFFFFL) | ((long) w11[l] << 32);
+            keyStream[at + 6] = (w12[l] & 0xFFFFFFFFL) | ((long) w13[l] << 32);
+            keyStream[at + 7] = (w14[l] & 0xFFFFFFFFL) | ((long) w15[l] << 32);
+        }
+    }
+
+    private static void addTo(int[] words, int add, int n) {
+        for (int l = 0; l < n; l++) {
+            words[l] += add;
+        }
+    }
+
+    private static void addTo(int[] words, int[] add, int n) {
+        for (int l = 0; l < n; l++) {
+            words[l] += add[l];
         }
     }
 
