@@ -17,10 +17,10 @@ import java.nio.ByteOrder;
  * had a fifth of its samples there.
  *
  * <p>{@link ByteBuf#hasArray} and {@link ByteBuf#hasMemoryAddress} see through duplicates, slices and wrappers, so
- * their bytes are found without unwrapping anything. A buffer with neither (a composite of several components,
- * direct memory when Netty runs without {@code Unsafe}) is left to the {@link ByteBuf} methods. Memory addresses are
- * read and written with Netty's {@link PlatformDependent}, which is what Netty's own direct buffers do underneath,
- * and only for buffers that report an address (so never when Netty itself has no {@code Unsafe}).
+ * their bytes are found without unwrapping anything. A buffer with neither (a composite of several components) is
+ * left to the {@link ByteBuf} methods, and so is direct memory when Netty runs without {@code Unsafe} (its default on
+ * JDK 24 and later): memory addresses are read and written with Netty's {@link PlatformDependent}, which is what
+ * Netty's own direct buffers do underneath, and only when it has {@code Unsafe}.
  *
  * <p>{@link #check} is the one check: every byte of the range within the buffer's capacity, and the buffer not
  * released. Event-loop confined use keeps it valid for the loop that follows.
@@ -29,6 +29,11 @@ final class BufferMemory {
     /** Little-endian longs at any index of a {@code byte[]}. */
     static final VarHandle ARRAY_LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final boolean BIG_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN;
+    /**
+     * Whether Netty reads and writes memory addresses itself. Not implied by a buffer having an address: on JDK 25
+     * Netty 4.2 gives direct buffers addresses and still runs without {@code Unsafe}.
+     */
+    private static final boolean ADDRESSES = PlatformDependent.hasUnsafe();
 
     private BufferMemory() {
     }
@@ -41,7 +46,7 @@ final class BufferMemory {
      * @throws IllegalReferenceCountException if the buffer was released
      */
     static boolean check(ByteBuf buf, int index, int length) {
-        if (!buf.hasArray() && !buf.hasMemoryAddress()) {
+        if (!buf.hasArray() && !(ADDRESSES && buf.hasMemoryAddress())) {
             return false;
         }
         if (buf.refCnt() == 0) {

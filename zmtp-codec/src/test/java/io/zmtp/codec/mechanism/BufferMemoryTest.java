@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.util.IllegalReferenceCountException;
+import io.netty.util.internal.PlatformDependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -31,6 +32,12 @@ class BufferMemoryTest {
                     Unpooled.compositeBuffer().addComponent(true, heap.retainedSlice(2, 50)));
             Random random = new Random(5);
             for (ByteBuf view : views) {
+                // Direct memory is left to the buffer's methods where Netty runs without Unsafe (JDK 24 and later).
+                boolean reachable = view.hasArray() || (PlatformDependent.hasUnsafe() && view.hasMemoryAddress());
+                assertThat(BufferMemory.check(view, 0, 8)).as("%s", view).isEqualTo(reachable);
+                if (!reachable) {
+                    continue;
+                }
                 for (int index = 0; index + 8 <= view.capacity(); index++) {
                     assertThat(BufferMemory.check(view, index, 8)).as("%s", view).isTrue();
                     byte[] array = BufferMemory.array(view);
@@ -64,7 +71,7 @@ class BufferMemoryTest {
 
     @Test
     void shouldRefuseARangeOutsideTheBufferOrAReleasedBuffer() {
-        ByteBuf buf = Unpooled.directBuffer(32);
+        ByteBuf buf = Unpooled.buffer(32);
         ByteBuf slice = buf.slice(8, 16);
         assertThatThrownBy(() -> BufferMemory.check(slice, 9, 8)).isInstanceOf(IndexOutOfBoundsException.class);
         assertThatThrownBy(() -> BufferMemory.check(slice, -1, 8)).isInstanceOf(IndexOutOfBoundsException.class);
