@@ -317,7 +317,9 @@ final class MessageBoxer {
 
     /**
      * {@link #crypt}'s loop on the buffers' memory ({@link BufferMemory}): {@code n}, a multiple of 16, bytes from
-     * {@code s} in {@code from} (an array, or memory if {@code null}) to {@code d} in {@code to}.
+     * {@code s} in {@code from} (an array, or memory if {@code null}) to {@code d} in {@code to}. The same steps as
+     * {@link #crypt}'s loop on the {@code ByteBuf} methods, written twice on purpose: behind an accessor interface the
+     * hot loop would call through a megamorphic site again, which is what this loop is for.
      */
     private void cryptMemory(byte[] from, long s, byte[] to, long d, int n, boolean sealing) {
         long[] ks = keyStream;
