@@ -111,16 +111,9 @@ class InprocLinkTest {
             assertThat(writer.offer(ZmtpMessage.of("last words"))).isTrue();
             writer.terminate();
         };
-        InprocEnd w = new InprocEnd(writer, writerChannel);
-        InprocEnd r = new InprocEnd(reader, readerChannel);
-        writer.onHandshake(writerChannel, handshake(ZmtpSocketType.PULL), w, r);
-        reader.onHandshake(readerChannel, handshake(ZmtpSocketType.PUSH), r, w);
-        assertThat(writer.isTerminated()).as("the hook ran").isTrue();
+        joinThroughTheSeam(writer, reader);
         assertThat(reader.hasInputToDrain()).isTrue();
-        assertThat(text(reader.poll())).isEqualTo("last words");
-        assertThat(reader.poll()).isNull();
-        assertThat(reader.hasInputToDrain()).isFalse();
-        reader.terminate();
+        assertLastWordsAndNothingElse(reader);
     }
 
     /**
@@ -146,12 +139,21 @@ class InprocLinkTest {
                 reader.terminate();
             }
         };
+        joinThroughTheSeam(writer, reader);
+        assertThat(kept).as("the disconnected reader kept for the hand-over").isTrue();
+        assertLastWordsAndNothingElse(reader);
+    }
+
+    /** Both handshakes, the join running {@link InprocLink#beforeOpenForTests} between activation and open. */
+    private void joinThroughTheSeam(Pipe writer, Pipe reader) {
         InprocEnd w = new InprocEnd(writer, writerChannel);
         InprocEnd r = new InprocEnd(reader, readerChannel);
         writer.onHandshake(writerChannel, handshake(ZmtpSocketType.PULL), w, r);
         reader.onHandshake(readerChannel, handshake(ZmtpSocketType.PUSH), r, w);
         assertThat(writer.isTerminated()).as("the hook ran").isTrue();
-        assertThat(kept).as("the disconnected reader kept for the hand-over").isTrue();
+    }
+
+    private static void assertLastWordsAndNothingElse(Pipe reader) {
         assertThat(text(reader.poll())).isEqualTo("last words");
         assertThat(reader.poll()).isNull();
         assertThat(reader.hasInputToDrain()).isFalse();
