@@ -8,6 +8,9 @@ module io.zmtp.codec {
     requires transitive io.netty.transport;
     // CURVE's X25519, XSalsa20 and Poly1305.
     requires org.bouncycastle.provider;
+    // The Salsa20 rounds on SIMD registers, only where the JVM runs with --add-modules jdk.incubator.vector (an
+    // incubator module): SalsaVector decides, and without it the codec never links the class that uses it.
+    requires static jdk.incubator.vector;
 
     exports io.zmtp.codec;
     exports io.zmtp.codec.mechanism;

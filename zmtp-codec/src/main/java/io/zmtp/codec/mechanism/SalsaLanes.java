@@ -40,11 +40,30 @@ final class SalsaLanes {
         0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14};
 
     private final int[][] words = new int[16][MAX_LANES];
+    /** Blocks per {@link SalsaVectorCore} group, or 0 for the auto-vectorized loops. */
+    private final int vectorLanes;
     /** Each lane's nonce (words 6, 7) and block counter (words 8, 9): the input words that differ between lanes. */
     private final int[] nonceLo = new int[MAX_LANES];
     private final int[] nonceHi = new int[MAX_LANES];
     private final int[] counterLo = new int[MAX_LANES];
     private final int[] counterHi = new int[MAX_LANES];
+
+    /** The rounds on the Vector API where {@link SalsaVector} found it, else on the auto-vectorized loops. */
+    SalsaLanes() {
+        this(SalsaVector.LANES > 0);
+    }
+
+    /**
+     * {@code vector}: the rounds on the Vector API ({@link SalsaVectorCore}), which must then be available (tests
+     * run both cores side by side), or on the auto-vectorized loops.
+     */
+    SalsaLanes(boolean vector) {
+        if (vector && SalsaVector.LANES == 0) {
+            throw new IllegalStateException("the Vector API is not available: start the JVM with --add-modules "
+                    + SalsaVector.MODULE);
+        }
+        vectorLanes = vector ? SalsaVector.LANES : 0;
+    }
 
     /**
      * Writes {@code blocks} (at most {@link #MAX_LANES}) blocks of the stream whose input block is {@code state}
@@ -88,6 +107,20 @@ final class SalsaLanes {
     /** The core on {@code n} lanes: {@code state}'s words, but words 6-9 from the per-lane arrays. */
     private void run(int[] state, int n, long[] keyStream) {
         int[][] x = words;
+        if (vectorLanes > 0) {
+            // Whole groups: the last may run past n into lanes left from earlier calls (the arrays hold MAX_LANES, a
+            // multiple of the group); their words are never written out.
+            for (int from = 0; from < n; from += vectorLanes) {
+                SalsaVectorCore.group(state, nonceLo, nonceHi, counterLo, counterHi, from, x);
+            }
+        } else {
+            loops(state, n, x);
+        }
+        writeOut(x, n, keyStream);
+    }
+
+    /** The rounds and the input added back, as auto-vectorized loops over the lanes. */
+    private void loops(int[] state, int n, int[][] x) {
         for (int k = 0; k < 16; k++) {
             if (k < 6 || k > 9) {
                 Arrays.fill(x[k], 0, n, state[k]);
@@ -102,8 +135,7 @@ final class SalsaLanes {
                 quarterRound(x[QUARTERS[q]], x[QUARTERS[q + 1]], x[QUARTERS[q + 2]], x[QUARTERS[q + 3]], n);
             }
         }
-        // The core's output is the rounds' result plus the input block: added word by word over the lanes (vector
-        // adds), then each lane's 16 words written out as its 8 longs, lane after lane, so the stores are sequential.
+        // The core's output is the rounds' result plus the input block: added word by word over the lanes (vector adds).
         for (int k = 0; k < 16; k++) {
             if (k < 6 || k > 9) {
                 addTo(x[k], state[k], n);
@@ -113,6 +145,10 @@ final class SalsaLanes {
         addTo(x[7], nonceHi, n);
         addTo(x[8], counterLo, n);
         addTo(x[9], counterHi, n);
+    }
+
+    /** Each lane's 16 output words as its 8 little-endian longs, lane after lane, so the stores are sequential. */
+    private static void writeOut(int[][] x, int n, long[] keyStream) {
         int[] w0 = x[0];
         int[] w1 = x[1];
         int[] w2 = x[2];

@@ -3,7 +3,6 @@ package io.zmtp.codec.mechanism;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import org.bouncycastle.crypto.engines.Salsa20Engine;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;
@@ -22,37 +21,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class MessageBoxerSequenceTest {
     private static final String PREFIX = "CurveZMQMESSAGEC";
-
-    @Test
-    void shouldMakeTheLanesOfSeveralBoxesAsTheScalarCore() {
-        Random random = new Random(41);
-        SalsaLanes lanes = new SalsaLanes();
-        long[] keyStream = new long[8 * SalsaLanes.MAX_LANES];
-        for (int trial = 0; trial < 40; trial++) {
-            byte[] key = new byte[32];
-            random.nextBytes(key);
-            int[] state = inputBlock(key, 0);
-            // Some trials cross a carry of the 64-bit nonce, which Salsa20 reads byte-swapped.
-            long first = trial % 4 == 0 ? 0xFFFF_FFFFL - random.nextInt(4) : random.nextLong();
-            int perBox = 1 + random.nextInt(63);
-            int boxes = 1 + random.nextInt(SalsaLanes.MAX_LANES / perBox);
-            lanes.boxes(state, first, boxes, perBox, keyStream);
-            int[] out = new int[16];
-            for (int i = 0; i < boxes; i++) {
-                int[] in = inputBlock(key, first + i);
-                for (int j = 0; j < perBox; j++) {
-                    in[8] = j;
-                    Salsa20Engine.salsaCore(20, in, out);
-                    int at = 8 * (i * perBox + j);
-                    for (int w = 0; w < 8; w++) {
-                        long expected = (out[2 * w] & 0xFFFFFFFFL) | ((long) out[2 * w + 1] << 32);
-                        assertThat(keyStream[at + w]).as("trial %d box %d block %d", trial, i, j)
-                                .isEqualTo(expected);
-                    }
-                }
-            }
-        }
-    }
 
     @Test
     void shouldSealAndOpenASequenceWithAndWithoutSkipsAsBouncyCastle() {
@@ -158,21 +126,6 @@ class MessageBoxerSequenceTest {
         }
         int[] typical = {0, 64, 1024, 2000};
         return typical[trial % typical.length] + random.nextInt(3);
-    }
-
-    private static int[] inputBlock(byte[] key, long nonce) {
-        int[] state = new int[16];
-        state[0] = 0x61707865;
-        state[5] = 0x3320646e;
-        state[10] = 0x79622d32;
-        state[15] = 0x6b206574;
-        for (int i = 0; i < 4; i++) {
-            state[1 + i] = CryptoBox.le32(key, 4 * i);
-            state[11 + i] = CryptoBox.le32(key, 16 + 4 * i);
-        }
-        state[6] = Integer.reverseBytes((int) (nonce >>> 32));
-        state[7] = Integer.reverseBytes((int) nonce);
-        return state;
     }
 
     /** One direction of a connection: its key, the sending side's boxer and the receiving side's. */
