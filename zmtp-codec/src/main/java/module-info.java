@@ -11,6 +11,8 @@ module io.zmtp.codec {
     // The Salsa20 rounds on SIMD registers, only where the JVM runs with --add-modules jdk.incubator.vector (an
     // incubator module): SalsaVector decides, and without it the codec never links the class that uses it.
     requires static jdk.incubator.vector;
+    // VectorWatch: the thread's allocation counter, to catch a core the JIT compiled without the intrinsics.
+    requires jdk.management;
 
     exports io.zmtp.codec;
     exports io.zmtp.codec.mechanism;

@@ -120,6 +120,55 @@ final class Poly1305Mac {
     }
 
     /**
+     * Writes {@code r^1} to {@code r^count} to {@code out}, three longs each ({@code v0 + v1 * 2^64 + v2 * 2^128},
+     * {@code v2} at most 4, as the accumulator is kept): the powers {@link Poly1305Lanes} steps with. The
+     * accumulator is left as it was.
+     */
+    void powers(long[] out, int count) {
+        long a0 = h0;
+        long a1 = h1;
+        long a2 = h2;
+        h0 = r0;
+        h1 = r1;
+        h2 = 0;
+        out[0] = r0;
+        out[1] = r1;
+        out[2] = 0;
+        for (int i = 1; i < count; i++) {
+            absorb(0, 0, 0);
+            out[3 * i] = h0;
+            out[3 * i + 1] = h1;
+            out[3 * i + 2] = h2;
+        }
+        h0 = a0;
+        h1 = a1;
+        h2 = a2;
+    }
+
+    /** The accumulator's limbs ({@code h0 + h1 * 2^64 + h2 * 2^128}, {@code h2} below 8). */
+    long h0() {
+        return h0;
+    }
+
+    long h1() {
+        return h1;
+    }
+
+    long h2() {
+        return h2;
+    }
+
+    /**
+     * Replaces the accumulator with {@code a0 + a1 * 2^64 + a2 * 2^128}, {@code a2} at most 4: the sum of
+     * {@link Poly1305Lanes}' lanes, which took over the blocks since the accumulator was read.
+     */
+    void accumulator(long a0, long a1, long a2) {
+        h0 = a0;
+        h1 = a1;
+        h2 = a2;
+    }
+
+    /**
      * Computes the tag (read it with {@link #tag0()} and {@link #tag1()}): h fully reduced mod 2^130 - 5, plus the
      * pad, mod 2^128.
      */

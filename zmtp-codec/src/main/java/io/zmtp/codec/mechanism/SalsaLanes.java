@@ -42,15 +42,16 @@ final class SalsaLanes {
     private final int[][] words = new int[16][MAX_LANES];
     /** Blocks per {@link SalsaVectorCore} group, or 0 for the auto-vectorized loops. */
     private final int vectorLanes;
+    private final VectorWatch watch = VectorWatch.salsa();
     /** Each lane's nonce (words 6, 7) and block counter (words 8, 9): the input words that differ between lanes. */
     private final int[] nonceLo = new int[MAX_LANES];
     private final int[] nonceHi = new int[MAX_LANES];
     private final int[] counterLo = new int[MAX_LANES];
     private final int[] counterHi = new int[MAX_LANES];
 
-    /** The rounds on the Vector API where {@link SalsaVector} found it, else on the auto-vectorized loops. */
+    /** The rounds on the Vector API where {@link CurveVectors} found it, else on the auto-vectorized loops. */
     SalsaLanes() {
-        this(SalsaVector.LANES > 0);
+        this(CurveVectors.SALSA_LANES > 0);
     }
 
     /**
@@ -58,11 +59,11 @@ final class SalsaLanes {
      * run both cores side by side), or on the auto-vectorized loops.
      */
     SalsaLanes(boolean vector) {
-        if (vector && SalsaVector.LANES == 0) {
+        if (vector && CurveVectors.SALSA_LANES == 0) {
             throw new IllegalStateException("the Vector API is not available: start the JVM with --add-modules "
-                    + SalsaVector.MODULE);
+                    + CurveVectors.MODULE);
         }
-        vectorLanes = vector ? SalsaVector.LANES : 0;
+        vectorLanes = vector ? CurveVectors.SALSA_LANES : 0;
     }
 
     /**
@@ -107,11 +108,15 @@ final class SalsaLanes {
     /** The core on {@code n} lanes: {@code state}'s words, but words 6-9 from the per-lane arrays. */
     private void run(int[] state, int n, long[] keyStream) {
         int[][] x = words;
-        if (vectorLanes > 0) {
+        if (vectorLanes > 0 && watch.on()) {
+            long before = watch.due() ? VectorWatch.allocated() : Long.MIN_VALUE;
             // Whole groups: the last may run past n into lanes left from earlier calls (the arrays hold MAX_LANES, a
             // multiple of the group); their words are never written out.
             for (int from = 0; from < n; from += vectorLanes) {
                 SalsaVectorCore.group(state, nonceLo, nonceHi, counterLo, counterHi, from, x);
+            }
+            if (before != Long.MIN_VALUE) {
+                watch.check(before);
             }
         } else {
             loops(state, n, x);

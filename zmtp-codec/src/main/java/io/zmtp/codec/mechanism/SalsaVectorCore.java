@@ -10,7 +10,7 @@ import jdk.incubator.vector.VectorSpecies;
  * every word for each quarter-round. One group is {@link #LANES} blocks (16 with AVX-512, 8 with AVX2): 0.17 ns per
  * byte of key stream against the loops' 0.45 (docs/PERFORMANCE.md, round 6).
  *
- * <p>Loaded only when {@link SalsaVector#AVAILABLE} says the JVM has the module (an incubator module: the user starts
+ * <p>Loaded only when {@link CurveVectors} says the JVM has the module (an incubator module: the user starts
  * the JVM with {@code --add-modules jdk.incubator.vector}); nothing else in the codec refers to this class, so without
  * the module it is never linked.
  */

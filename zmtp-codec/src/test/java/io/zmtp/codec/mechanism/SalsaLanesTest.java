@@ -19,10 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SalsaLanesTest {
     @Test
     void shouldRunWithTheVectorApiInTheseTests() {
-        assertThat(SalsaVector.LANES)
-                .as("zmtp-codec's tests run with --add-modules %s on a CPU with 256-bit vectors or wider, so that "
-                        + "SalsaVectorCore is tested; see the surefire argLine in zmtp-codec/pom.xml", SalsaVector.MODULE)
-                .isGreaterThanOrEqualTo(8);
+        String why = "zmtp-codec's tests run with --add-modules " + CurveVectors.MODULE + " on a CPU with 256-bit "
+                + "vectors or wider, so that the cores on it are tested; see the surefire argLine in zmtp-codec/pom.xml";
+        assertThat(CurveVectors.SALSA_LANES).as(why).isGreaterThanOrEqualTo(8);
+        assertThat(CurveVectors.MAC_LANES).as(why).isGreaterThanOrEqualTo(4);
     }
 
     @ParameterizedTest(name = "vector={0}")
