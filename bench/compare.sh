@@ -13,7 +13,9 @@
 #   rr      request/reply, DEALER rr_client -> ROUTER rr_server, RR_INFLIGHT (1000) in flight, at RR_SIZES (16,
 #           1024 B), libzmq and ours in all four pairings (JeroMQ has no tool for it here)
 #   curve   one-way throughput (with the mixed pairs) over CURVE at CURVE_SIZES (64, 1024, 65536 B) and latency at
-#           CURVE_LAT_SIZES (64, 1024 B), libzmq (libsodium) and ours (our XSalsa20-Poly1305 on the messages)
+#           CURVE_LAT_SIZES (64, 1024 B), libzmq (libsodium) and ours (our XSalsa20-Poly1305 on the messages),
+#           ours twice: as is, and with --add-modules jdk.incubator.vector ("ours + Vector API": Salsa20 and
+#           Poly1305 on SIMD registers, docs/security.md); the mixed pairs with the latter
 #   ipc     one-way throughput at IPC_SIZES (64 B) and latency at IPC_LAT_SIZES (1 B) over ipc:// (Unix domain
 #           sockets), libzmq and ours (JeroMQ's ipc:// is tcp on loopback)
 #   inproc  inproc:// in one JVM, ours vs JeroMQ: PUSH -> PULL for INPROC_SECONDS (10) at INPROC_SIZE (100 B);
@@ -152,6 +154,8 @@ cmd() { # impl tool -> command prefix
   case "$1" in
     libzmq) echo "$out/bin/$2" ;;
     zmtp) echo "java $java_opts -cp $root/zmtp-tools/target/zmtp-tools.jar:$root/zmtp-tools/target/lib/* io.zmtp.tools.Zmtp $2" ;;
+    # Ours with the Vector API resolved: CURVE's crypto on it (the JVM prints a warning about the incubator module).
+    zmtpv) echo "java $java_opts --add-modules jdk.incubator.vector -cp $root/zmtp-tools/target/zmtp-tools.jar:$root/zmtp-tools/target/lib/* io.zmtp.tools.Zmtp $2" ;;
     jeromq) echo "java -cp $root/bench/jeromq/target/jeromq-perf.jar:$root/bench/jeromq/target/lib/* JeromqPerf $2" ;;
     # Netty 4.0 finds no direct-buffer access on JDK 9+ without these opens and falls back to heap buffers.
     spotify) echo "java --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED -cp $root/bench/spotify/target/spotify-perf.jar:$root/bench/spotify/target/lib/* SpotifyPerf $2" ;;
@@ -310,17 +314,17 @@ for size in $RR_SIZES; do
     rr_cell libzmq zmtp "$size" "$run"
   done
 done
-if has_section curve; then echo "== CURVE (libzmq with libsodium, ours with our XSalsa20-Poly1305)" >&2; fi
+if has_section curve; then echo "== CURVE (libzmq with libsodium, ours with our XSalsa20-Poly1305, with and without the Vector API)" >&2; fi
 for size in $CURVE_SIZES; do
   n=$(curve_count "$size")
   for run in $(seq 1 "$RUNS"); do
-    for impl in libzmq zmtp; do
+    for impl in libzmq zmtp zmtpv; do
       thr_cell cthr "$impl" "$impl" "$size" "$n" "$run"
     done
-    thr_cell cthr zmtp libzmq "$size" "$n" "$run"
-    thr_cell cthr libzmq zmtp "$size" "$n" "$run"
+    thr_cell cthr zmtpv libzmq "$size" "$n" "$run"
+    thr_cell cthr libzmq zmtpv "$size" "$n" "$run"
     if [[ " $CURVE_LAT_SIZES " == *" $size "* ]]; then
-      for impl in libzmq zmtp; do
+      for impl in libzmq zmtp zmtpv; do
         lat_cell clat "$impl" "$impl" "$size" "$run"
       done
     fi

@@ -68,7 +68,9 @@ def runs_line(values):
     return ", ".join(rate(v) for v in values)
 
 
-NAMES = {"libzmq": "libzmq", "zmtp": "ours", "jeromq": "JeroMQ"}
+NAMES = {"libzmq": "libzmq", "zmtp": "ours", "zmtpv": "ours + Vector API", "jeromq": "JeroMQ"}
+# Ours as run (and, for CURVE, with the Vector API too): each gets a ratio to libzmq.
+OURS = ("zmtp", "zmtpv")
 
 
 def print_thr(title, data, impls):
@@ -78,24 +80,27 @@ def print_thr(title, data, impls):
     print(f"### {title}")
     print()
     jeromq = "jeromq" in impls
+    ours = [i for i in OURS if i in impls]
     print("msg/s, median of the runs; ratio = ours / libzmq" + ("; / JeroMQ = ours / JeroMQ." if jeromq else "."))
     print()
     head, align = ["size [B]"], ["---:"]
     for mode in MODES:
-        head += [f"{mode}: {NAMES[i]}" for i in impls] + [f"{mode}: ratio"] + ([f"{mode}: / JeroMQ"] if jeromq else [])
-        align += ["---:"] * (len(impls) + 1 + jeromq)
+        head += [f"{mode}: {NAMES[i]}" for i in impls]
+        head += [f"{mode}: ratio" if len(ours) == 1 else f"{mode}: {NAMES[i]} / libzmq" for i in ours]
+        head += [f"{mode}: / JeroMQ"] if jeromq else []
+        align += ["---:"] * (len(impls) + len(ours) + jeromq)
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join(align) + "|")
     for size in sizes_of(data):
         cells = [str(size)]
         for mode in MODES:
             m = {i: med(data.get((mode, i, i, size), [])) for i in impls}
-            cells += [rate(m[i]) for i in impls] + [ratio(m.get("zmtp"), m.get("libzmq"))]
+            cells += [rate(m[i]) for i in impls] + [ratio(m.get(i), m.get("libzmq")) for i in ours]
             if jeromq:
                 cells += [ratio(m.get("zmtp"), m.get("jeromq"))]
         print("| " + " | ".join(cells) + " |")
     print()
-    mixed = [(l, r) for l, r in (("zmtp", "libzmq"), ("libzmq", "zmtp"))
+    mixed = [(l, r) for l, r in (("zmtp", "libzmq"), ("libzmq", "zmtp"), ("zmtpv", "libzmq"), ("libzmq", "zmtpv"))
              if any((mode, l, r, s) in data for mode in MODES for s in sizes_of(data))]
     if mixed:
         print("Mixed pairs (receiver / sender); ratio = the pair / libzmq to libzmq:")
@@ -143,7 +148,7 @@ def print_lat(title, data, impls):
                     continue
                 cells += [f"{r['value']:.1f}", f"{r['p50']:.1f}", f"{r['p99']:.1f}", f"{r['p999']:.1f}",
                           f"{r['max']:.0f}",
-                          ratio(r["value"], base["value"] if base else None) if impl == "zmtp" else ""]
+                          ratio(r["value"], base["value"] if base else None) if impl in OURS else ""]
                 if jeromq:
                     jq = median_lat(data.get((mode, "jeromq", "jeromq", size)))
                     cells += [ratio(r["value"], jq["value"] if jq else None) if impl == "zmtp" else ""]
@@ -187,8 +192,10 @@ print_lat(f"Latency, {TP} (REQ <-> REP, two processes)", rows["lat"],
 rr_pairs = [("libzmq", "libzmq"), ("zmtp", "zmtp"), ("zmtp", "libzmq"), ("libzmq", "zmtp")]
 print_pairs(f"Request/reply, {TP} (DEALER rr_client -> ROUTER rr_server, two processes)", rows["rr"], "req/s",
             rr_pairs, ("libzmq", "libzmq"), {p: f"{NAMES[p[0]]} / {NAMES[p[1]]}" for p in rr_pairs})
-print_thr(f"One-way throughput over CURVE, {TP}", rows["cthr"], ["libzmq", "zmtp"])
-print_lat(f"Latency over CURVE, {TP}", rows["clat"], ["libzmq", "zmtp"])
+curve_impls = [i for i in ("libzmq", "zmtp", "zmtpv") if any(k[1] == i for k in rows["cthr"])]
+print_thr(f"One-way throughput over CURVE, {TP}", rows["cthr"], curve_impls)
+print_lat(f"Latency over CURVE, {TP}", rows["clat"],
+          [i for i in ("libzmq", "zmtp", "zmtpv") if any(k[1] == i for k in rows["clat"])])
 print_thr("One-way throughput, ipc", rows["ithr"], ["libzmq", "zmtp"])
 print_lat("Latency, ipc", rows["ilat"], ["libzmq", "zmtp"])
 print_pairs("inproc throughput (PUSH -> PULL, one JVM; steady: seconds 4 on, cold: seconds 1-3 of the same run)",
@@ -292,6 +299,7 @@ for s in sizes_of(rows["rr"]):
     add(f"req/reply {s} B", "rr", ("zmtp", "zmtp"), ("libzmq", "libzmq"), s)
 for s in sizes_of(rows["cthr"]):
     add(f"CURVE one-way {s} B", "cthr", ("zmtp", "zmtp"), ("libzmq", "libzmq"), s)
+    add(f"CURVE one-way {s} B, Vector API", "cthr", ("zmtpv", "zmtpv"), ("libzmq", "libzmq"), s)
 for s in sizes_of(rows["ithr"]):
     add(f"ipc one-way {s} B", "ithr", ("zmtp", "zmtp"), ("libzmq", "libzmq"), s)
 for s in sizes_of(rows["ilat"]):
