@@ -110,17 +110,17 @@ class PerfToolsLibzmqIT {
     }
 
     // CURVE with our side's crypto on the Vector API (--add-modules jdk.incubator.vector): libzmq must open what we seal
-    // and we what it seals, at sizes where the vector cores take over (1 KiB: key stream made ahead for several boxes
-    // in lanes, the MAC in lanes from 512 B; 64 KiB: both, over several fills and buffers).
+    // and we what it seals, at sizes where the vector cores take over (from 4 KiB: 8 KiB, one fill of key stream and
+    // one buffer of MAC lanes; 64 KiB, several of each).
 
     private static final String CURVE_PUBLIC = "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7";
     private static final String CURVE_SECRET = "JTKVSB%%)wK0E.X)V>+}o?pNmC{O&4W4b!Ni{Lh6";
 
     @ParameterizedTest(name = "{0} B")
-    @ValueSource(ints = {1024, 65536})
+    @ValueSource(ints = {8192, 65536})
     void libzmqLocalThrOpensWhatOurRemoteThrSealsOnTheVectorApi(int size) throws Exception {
         int port = freePort();
-        int count = size > 4096 ? 600 : 6000;
+        int count = size > 10_000 ? 600 : 3000;
         Path dir = Files.createTempDirectory("perf-it");
         String out = runPair(dir, libzmq("local_thr", "tcp://127.0.0.1:" + port, "" + size, "" + count,
                 "--curve-secret-key", CURVE_SECRET), zmtpWithVectorApi("remote_thr", "tcp://127.0.0.1:" + port,
@@ -130,10 +130,10 @@ class PerfToolsLibzmqIT {
     }
 
     @ParameterizedTest(name = "{0} B")
-    @ValueSource(ints = {1024, 65536})
+    @ValueSource(ints = {8192, 65536})
     void ourLocalThrOpensWhatLibzmqRemoteThrSealsOnTheVectorApi(int size) throws Exception {
         int port = freePort();
-        int count = size > 4096 ? 600 : 6000;
+        int count = size > 10_000 ? 600 : 3000;
         Path dir = Files.createTempDirectory("perf-it");
         String out = runPair(dir, zmtpWithVectorApi("local_thr", "tcp://127.0.0.1:" + port, "" + size, "" + count,
                 "--curve-secret-key", CURVE_SECRET), libzmq("remote_thr", "tcp://127.0.0.1:" + port, "" + size,

@@ -54,9 +54,10 @@ final class MessageBoxer {
     static final int REGION_MIN_BYTES = 256;
     /**
      * From this many bytes of such a run the MAC is taken in lanes on the Vector API ({@link Poly1305Lanes}), where
-     * {@link CurveVectors} has it: below, the powers of {@code r} and the lanes' fold cost more than they save.
+     * {@link CurveVectors} has it: the same 4 KiB from which the key stream uses that API, for the same reason
+     * ({@link SalsaLanes#VECTOR_MIN_BLOCKS}). (The lanes pay from about 400 bytes once compiled.)
      */
-    static final int MAC_LANES_MIN_BYTES = 512;
+    static final int MAC_LANES_MIN_BYTES = 4096;
     /** The MAC's lanes, one per I/O thread like the key stream (a run starts and ends within one box). */
     private static final FastThreadLocal<Poly1305Lanes> MAC_LANES = new FastThreadLocal<Poly1305Lanes>() {
         @Override

@@ -31,6 +31,13 @@ final class SalsaLanes {
     static final int MAX_LANES = 256;
     /** The fewest blocks worth making this way (16 blocks: 1.3 ns/B against the scalar core's 1.75). */
     static final int MIN_LANES = 16;
+    /**
+     * The fewest blocks (4 KiB of stream) for which the Vector API core is used, where it is on: until the JIT has
+     * compiled that core, each of its calls is many times slower than the loops and allocates (docs/PERFORMANCE.md,
+     * round 6), which small-message streams paid in their first seconds (cold runs of 64 B and 1 KiB boxes 7-9%
+     * slower) for no gain later (1 KiB level in steady state). Large boxes pay it over their first few dozen messages.
+     */
+    static final int VECTOR_MIN_BLOCKS = 64;
 
     /**
      * A double round's 8 quarter-rounds {@code (a, b, c, d)}: the columns, then the rows, each
@@ -80,7 +87,7 @@ final class SalsaLanes {
             counterLo[l] = (int) c;
             counterHi[l] = (int) (c >>> 32);
         }
-        run(state, blocks, keyStream);
+        run(state, blocks, keyStream, vectorLanes > 0 && blocks >= VECTOR_MIN_BLOCKS && watch.on());
     }
 
     /**
@@ -102,13 +109,17 @@ final class SalsaLanes {
                 counterHi[l] = 0;
             }
         }
-        run(state, l, keyStream);
+        // The loops even where the Vector API is on: these calls serve boxes below 4 KiB (see VECTOR_MIN_BLOCKS).
+        run(state, l, keyStream, false);
     }
 
-    /** The core on {@code n} lanes: {@code state}'s words, but words 6-9 from the per-lane arrays. */
-    private void run(int[] state, int n, long[] keyStream) {
+    /**
+     * The core on {@code n} lanes: {@code state}'s words, but words 6-9 from the per-lane arrays; the rounds on the
+     * Vector API if {@code vector}, else on the loops.
+     */
+    private void run(int[] state, int n, long[] keyStream, boolean vector) {
         int[][] x = words;
-        if (vectorLanes > 0 && watch.on()) {
+        if (vector) {
             long before = watch.due() ? VectorWatch.allocated() : Long.MIN_VALUE;
             // Whole groups: the last may run past n into lanes left from earlier calls (the arrays hold MAX_LANES, a
             // multiple of the group); their words are never written out.
