@@ -9,9 +9,11 @@ import java.util.Optional;
  * Whether CURVE's Salsa20 and Poly1305 run on the Vector API ({@link SalsaVectorCore}, {@link Poly1305VectorCore}):
  * only where the JVM was started with {@code --add-modules jdk.incubator.vector} (an incubator module, which Java 17
  * to 25 resolve only when asked), this code can read it, and the preferred vector is wide enough: at least 8 ints
- * for Salsa20 and 4 doubles for Poly1305 (AVX2, AVX-512; narrower vectors were not measured).
- * {@code -Dio.zmtp.curve.vector=false} turns it off. Otherwise the key stream comes from the auto-vectorized loops
- * and the MAC from the scalar {@link Poly1305Mac}, which need no flag: the same bytes either way.
+ * for Salsa20 and 4 doubles for Poly1305 (measured with AVX-512, 16 and 8; AVX2's 8 and 4 are taken but were not
+ * measured, narrower vectors are not taken). {@code -Dio.zmtp.curve.vector=false} turns it off. They serve boxes
+ * from 4 KiB ({@link SalsaLanes#VECTOR_MIN_BLOCKS}); below that, and otherwise, the key stream comes from the
+ * auto-vectorized loops and the MAC from the scalar {@link Poly1305Mac}, which need no flag: the same bytes either
+ * way. {@link VectorWatch} turns a core off if the JIT compiled it wrong.
  *
  * <p>Decided once per JVM, at the first CURVE connection, and logged at INFO then, with the flag when it is missing
  * (as Lucene does for the same module). This class refers to nothing of the module itself, so it loads anywhere;
@@ -46,7 +48,7 @@ final class CurveVectors {
         Optional<Module> module = ModuleLayer.boot().findModule(MODULE);
         if (module.isEmpty() || !CurveVectors.class.getModule().canRead(module.get())) {
             logger.info("CURVE: Salsa20 and Poly1305 without the Vector API; start the JVM with --add-modules {} "
-                    + "for boxes about twice as fast from 1 KiB up (see docs/security.md)", MODULE);
+                    + "for faster boxes from 4 KiB (see docs/security.md)", MODULE);
             return none;
         }
         int salsa;

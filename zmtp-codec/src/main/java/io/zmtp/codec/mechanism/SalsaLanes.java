@@ -10,8 +10,9 @@ import java.util.Arrays;
  * 1.6 ns per byte of key stream (the 16-word state does not fit the registers); this runs at about a third of that
  * from 128 blocks on, but each loop's set-up costs as much as a few blocks, so it pays most for long streams
  * (measured, thread CPU per byte: 1.3x the scalar core at 16 blocks, 2x at 32, 2.6x at 64, 3.2x at 256):
- * {@link SalsaStream} uses it from {@link #MIN_LANES} blocks on. The Vector API would say this outright, but it is
- * an incubator module and the build is {@code --release 17}.
+ * {@link SalsaStream} uses it from {@link #MIN_LANES} blocks on. Where the JVM has the Vector API (an incubator
+ * module, resolved only with {@code --add-modules jdk.incubator.vector}), long streams run the rounds on it instead
+ * ({@link SalsaVectorCore}, the words in registers across the rounds), and the write-out below is shared.
  *
  * <p>The 8 quarter-rounds of a double round are a table walked by one call site, not 8 loops written out: written
  * out (the steps as 32 loops, in round 3), the method took C2 seconds to compile (each vectorized loop with its pre-

@@ -8,10 +8,10 @@ import java.lang.management.ManagementFactory;
 /**
  * Watches a core on the Vector API for the one way it goes wrong: the JIT compiling it without the API's intrinsics,
  * so that every vector operation runs the API's Java fallback, allocates and is about five times slower than the
- * code it replaced. Seen with JDK 17's C2 in 5 of about 100 starts of the perf tools' CURVE pair, all with C2's
+ * code it replaced. Seen with JDK 17's C2 in 8 of about 80 starts of the perf tools' CURVE pair with C2's
  * diagnostic output on, which changes its timing (the vector stores' intrinsics refused for "missing constant": the
- * vector's species was not known at the call); the cause is in C2's profile-driven inlining, and JDK 25 did not show
- * it in 20 starts. Compiled as intended, a
+ * vector's species was not known at the call), none in about 40 without; the cause is in C2's profile-driven
+ * inlining, and JDK 25 did not show it in 20 starts. Compiled as intended, a
  * core allocates nothing, so the watch measures the thread's allocation across one call now and then (calls 2^10,
  * 2^11, then every 2^12th up to 2^20; the first while the JIT may still be in its first tiers, which allocate too)
  * and, from {@link #DECISIVE} calls and {@link #DECISIVE_NANOS} on, turns the core off for the JVM if the call
