@@ -1,5 +1,7 @@
 package io.zmtp.codec.mechanism;
 
+import java.util.Arrays;
+
 /**
  * Poly1305 over many blocks at once on the Vector API ({@link Poly1305VectorCore}), for the long runs of whole blocks
  * in a box; {@link Poly1305Mac} keeps the key, the blocks before and after, and the tag. Used only where
@@ -14,17 +16,19 @@ package io.zmtp.codec.mechanism;
  *
  * <p><b>Arithmetic.</b> Numbers mod {@code p = 2^130 - 5} are six limbs of 22 bits ({@code 2^132 = 20 mod p}), each a
  * double holding an integer, so a product's terms are exact and fused multiply-adds add them exactly: the powers of
- * {@code r} have limbs below 2^22 (times 20 for the wrapped terms: below 2^26.4), an accumulator's limbs stay within
- * 2^21 + 2^16.4 after the carries, plus a block's limb below 2^22, so each of the six terms of a product limb is below
- * 2^48.9 and their sum below 2^51.5, under the 2^53 where doubles stop being exact. The carries round each limb to
- * a multiple of 2^22 by adding and subtracting 1.5 * 2^52 (exact below 2^51) and pass the quotient on, twice: after
- * the first round a limb is within 2^21 + 20 * 2^29.6, after the second within 2^21 + 20 * 2^12.1. The sum of the
- * lanes is reduced in longs ({@link #finish}), with a multiple of {@code p} added first so nothing is negative.
+ * {@code r} have limbs below 2^22 (times 20 for the wrapped terms: below 2^26.4); an accumulator's limbs stay within
+ * 2^21 + 2^16.7 after the carries (lane 0 starts from the MAC's accumulator, limbs below 2^22), plus a block's limb
+ * below 2^22, so each of the six terms of a product limb is below 2^49.4 and their sum below 2^52, under the 2^53
+ * where doubles stop being exact. The carries round each limb to a multiple of 2^22 by adding and subtracting
+ * 1.5 * 2^52 (exact below 2^51) and pass the quotient on, twice: after the first round a limb is within
+ * 2^21 + 20 * 2^30, after the second within 2^21 + 20 * 2^12.3. The sum of the lanes is reduced in longs
+ * ({@link #finish}), with a multiple of {@code p} added first so nothing is negative.
  *
  * <p><b>Timing.</b> No branch or index depends on the key or the data: the rounding is arithmetic on doubles that
  * hold integers (no subnormals), and the fold and reduction are fixed sequences of shifts and masks.
  *
- * <p>Checked against Bouncy Castle's Poly1305 on random keys, lengths and starting states ({@code Poly1305LanesTest}).
+ * <p>Checked against Bouncy Castle's Poly1305 on random keys, lengths and starting states, and at the arithmetic's edges
+ * ({@code Poly1305MacTest}).
  * One per I/O thread ({@link MessageBoxer} keeps it in a thread local): a run starts and ends within one box.
  */
 final class Poly1305Lanes {
@@ -85,7 +89,7 @@ final class Poly1305Lanes {
                 rLast[k * i + j] = limbs[i];
             }
         }
-        java.util.Arrays.fill(h, 0);
+        Arrays.fill(h, 0);
         toLimbs(mac.h0(), mac.h1(), mac.h2());
         for (int i = 0; i < 6; i++) {
             h[k * i] = limbs[i];
