@@ -7,15 +7,15 @@ import java.lang.management.ManagementFactory;
 
 /**
  * Watches a core on the Vector API for the one way it goes wrong: the JIT compiling it without the API's intrinsics,
- * so that every vector operation runs the API's Java fallback, allocates and is about five times slower than the
- * code it replaced. Seen with JDK 17's C2 in 8 of about 80 starts of the perf tools' CURVE pair with C2's
- * diagnostic output on, which changes its timing (the vector stores' intrinsics refused for "missing constant": the
- * vector's species was not known at the call), none in about 40 without; the cause is in C2's profile-driven
- * inlining, and JDK 25 did not show it in 20 starts. Compiled as intended, a
- * core allocates nothing, so the watch measures the thread's allocation across one call now and then (calls 2^10,
- * 2^11, then every 2^12th up to 2^20; the first while the JIT may still be in its first tiers, which allocate too)
- * and, from {@link #DECISIVE} calls and {@link #DECISIVE_NANOS} on, turns the core off for the JVM if the call
- * allocated: the portable code takes over, and a warning says so.
+ * so that every vector operation runs the API's Java fallback, allocates, and the pair runs several times slower
+ * than on the code the core replaced (1.1-2.9 k 64 KiB messages a second against 9 k). Seen with JDK 17's C2 in 8 of
+ * about 80 starts of the perf tools' CURVE pair with C2's diagnostic output on, which changes its timing (the
+ * vector stores' intrinsics refused for "missing constant": the vector's species was not known at the call), and in
+ * none of about 40 without; the cause is in C2's profile-driven inlining, and JDK 25 did not show it in 20 starts.
+ * Compiled as intended, a core allocates nothing, so the watch measures the thread's allocation across one call now
+ * and then (calls 2^10, 2^11, then every 2^12th up to 2^20; the first while the JIT may still be in its first tiers,
+ * which allocate too) and, from {@link #DECISIVE} calls and {@link #DECISIVE_NANOS} on, turns the core off for the
+ * JVM if the call allocated: the portable code takes over, and a warning says so.
  *
  * <p>One per core and thread (the counters are the thread's own); {@link #on()} is read by every thread.
  */
