@@ -372,8 +372,9 @@ final class MessageBoxer {
 
     /**
      * {@link #cryptMemory} with the MAC in lanes: each block's ciphertext goes to {@code lanes}' buffer instead of
-     * {@link Poly1305Mac#block}, and the lanes take it a few hundred blocks at a time. A third copy of the loop, for
-     * the reason {@link #cryptMemory} gives.
+     * {@link Poly1305Mac#block}, and the lanes take it a few hundred blocks at a time. The blocks go in stretches that
+     * neither run out of key stream nor fill the buffer, each a loop with nothing else in it, one for sealing and one
+     * for opening (what the MAC takes differs); a copy of the loop, for the reason {@link #cryptMemory} gives.
      */
     private void cryptMemoryLanes(byte[] from, long s, byte[] to, long d, int n, boolean sealing,
             Poly1305Lanes lanes) {
@@ -381,36 +382,41 @@ final class MessageBoxer {
         long[] m0 = lanes.m0;
         long[] m1 = lanes.m1;
         int b = 0;
-        long[] ks = keyStream;
         int k = ksAt;
-        long end = s + n;
-        while (s < end) {
+        int left = n >>> 4;
+        while (left > 0) {
             if (k == ksEnd) {
-                refill((int) (end - s));
-                ks = keyStream;
+                refill(16 * left);
                 k = 0;
             }
-            long x0 = BufferMemory.getLongLE(from, s);
-            long x1 = BufferMemory.getLongLE(from, s + 8);
-            long y0 = x0 ^ ks[k];
-            long y1 = x1 ^ ks[k + 1];
-            BufferMemory.setLongLE(to, d, y0);
-            BufferMemory.setLongLE(to, d + 8, y1);
+            long[] ks = keyStream;
+            int stretch = Math.min(left, Math.min((ksEnd - k) >>> 1, Poly1305Lanes.BUFFERED - b));
+            int last = b + stretch;
             if (sealing) {
-                m0[b] = y0;
-                m1[b] = y1;
+                for (; b < last; b++, k += 2, s += 16, d += 16) {
+                    long y0 = BufferMemory.getLongLE(from, s) ^ ks[k];
+                    long y1 = BufferMemory.getLongLE(from, s + 8) ^ ks[k + 1];
+                    BufferMemory.setLongLE(to, d, y0);
+                    BufferMemory.setLongLE(to, d + 8, y1);
+                    m0[b] = y0;
+                    m1[b] = y1;
+                }
             } else {
-                m0[b] = x0;
-                m1[b] = x1;
+                for (; b < last; b++, k += 2, s += 16, d += 16) {
+                    long x0 = BufferMemory.getLongLE(from, s);
+                    long x1 = BufferMemory.getLongLE(from, s + 8);
+                    BufferMemory.setLongLE(to, d, x0 ^ ks[k]);
+                    BufferMemory.setLongLE(to, d + 8, x1 ^ ks[k + 1]);
+                    m0[b] = x0;
+                    m1[b] = x1;
+                }
             }
-            if (++b == Poly1305Lanes.BUFFERED) {
+            left -= stretch;
+            if (b == Poly1305Lanes.BUFFERED) {
                 lanes.buffered = b;
                 lanes.drain();
                 b = lanes.buffered;
             }
-            k += 2;
-            s += 16;
-            d += 16;
         }
         ksAt = k;
         lanes.buffered = b;
