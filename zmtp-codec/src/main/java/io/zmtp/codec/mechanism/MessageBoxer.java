@@ -62,7 +62,7 @@ final class MessageBoxer {
     private static final FastThreadLocal<Poly1305Lanes> MAC_LANES = new FastThreadLocal<Poly1305Lanes>() {
         @Override
         protected Poly1305Lanes initialValue() {
-            return new Poly1305Lanes(CurveVectors.MAC_LANES);
+            return new Poly1305Lanes();
         }
     };
 

@@ -32,7 +32,10 @@ import java.util.Arrays;
  * One per I/O thread ({@link MessageBoxer} keeps it in a thread local): a run starts and ends within one box.
  */
 final class Poly1305Lanes {
-    /** Blocks buffered before the lanes take them: a multiple of every lane count, with a group kept back. */
+    /**
+     * Blocks buffered before the lanes take them, a group kept back: a multiple of the lane count ({@link CurveVectors}
+     * uses the lanes only then).
+     */
     static final int BUFFERED = 512;
     private static final long LIMB = (1L << 22) - 1;
 
@@ -53,11 +56,9 @@ final class Poly1305Lanes {
     private Poly1305Mac mac;
     private final VectorWatch watch = VectorWatch.mac();
 
-    Poly1305Lanes(int lanes) {
-        if (lanes < 2 || BUFFERED % lanes != 0) {
-            throw new IllegalArgumentException("lanes: " + lanes);
-        }
-        this.lanes = lanes;
+    /** Only where {@link CurveVectors#MAC_LANES} is not 0: the lane count is the vector core's. */
+    Poly1305Lanes() {
+        lanes = Poly1305VectorCore.LANES;
         h = new double[6 * lanes];
         rLast = new double[6 * lanes];
         powers = new long[3 * lanes];
@@ -117,16 +118,14 @@ final class Poly1305Lanes {
     void finish() {
         int k = lanes;
         int groups = buffered / k;
-        long before = watch.due() ? VectorWatch.allocated() : Long.MIN_VALUE;
+        long mark = watch.begin();
         if (groups > 1) {
             Poly1305VectorCore.steps(h, m0, m1, 0, groups - 1, rStep, false);
         }
         if (groups > 0) {
             Poly1305VectorCore.steps(h, m0, m1, (groups - 1) * k, 1, rLast, true);
         }
-        if (before != Long.MIN_VALUE) {
-            watch.check(before);
-        }
+        watch.end(mark);
         // (No whole group: no step was taken, and lane 0 holds the MAC's accumulator as it was, the others 0.)
         fold();
         for (int i = groups * k; i < buffered; i++) {

@@ -121,15 +121,13 @@ final class SalsaLanes {
     private void run(int[] state, int n, long[] keyStream, boolean vector) {
         int[][] x = words;
         if (vector) {
-            long before = watch.due() ? VectorWatch.allocated() : Long.MIN_VALUE;
+            long mark = watch.begin();
             // Whole groups: the last may run past n into lanes left from earlier calls (the arrays hold MAX_LANES, a
             // multiple of the group); their words are never written out.
             for (int from = 0; from < n; from += vectorLanes) {
                 SalsaVectorCore.group(state, nonceLo, nonceHi, counterLo, counterHi, from, x);
             }
-            if (before != Long.MIN_VALUE) {
-                watch.check(before);
-            }
+            watch.end(mark);
         } else {
             loops(state, n, x);
         }

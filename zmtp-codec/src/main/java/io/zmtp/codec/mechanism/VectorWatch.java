@@ -58,6 +58,24 @@ final class VectorWatch {
         return on.on;
     }
 
+    /** What {@link #begin} returns for a call not measured. */
+    private static final long NOT_MEASURED = Long.MIN_VALUE;
+
+    /**
+     * Before a call of the core: counts it and, if it is one to measure, returns the thread's allocation so far; pass
+     * what it returns to {@link #end} after the call.
+     */
+    long begin() {
+        return due() ? allocated() : NOT_MEASURED;
+    }
+
+    /** After a call of the core, with what {@link #begin} returned before it. */
+    void end(long mark) {
+        if (mark != NOT_MEASURED) {
+            check(mark);
+        }
+    }
+
     /** Counts a call; true if it is one to measure: pass {@link #allocated()} before it to {@link #check} after. */
     boolean due() {
         if (++calls == next) {
