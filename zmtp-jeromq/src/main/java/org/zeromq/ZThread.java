@@ -66,11 +66,11 @@ public class ZThread {
     }
 
     /**
-     * Waits until the two ends of the pipe are joined. netty-zmtp joins an inproc connection on its I/O thread,
-     * after {@code connect} returns (libzmq and JeroMQ join it inside {@code connect}); a task that sends and returns
-     * at once would otherwise close its end, with the context's linger of 0, before the message had a pipe to go to.
-     * A PAIR can send once its one peer is attached, so this waits for both ends to be writable, on the sockets'
-     * wake-up signal.
+     * Waits until the two ends of the pipe are joined: a task that sends and returns at once closes its end with the
+     * context's linger of 0, and what it sent must have a pipe to go to. {@code connect} to a bound inproc name now
+     * returns once the join is done, as libzmq's and JeroMQ's do; this stays as the fork's own guarantee, free when
+     * the ends are joined already. A PAIR can send once its one peer is attached, so this waits for both ends to be
+     * writable, on the sockets' wake-up signal.
      */
     private static void awaitAttached(ZContext ctx, ZMQ.Socket pipe, ZMQ.Socket theirs) {
         // One end at a time: a poll of both would return at once, again and again, while only one is ready.

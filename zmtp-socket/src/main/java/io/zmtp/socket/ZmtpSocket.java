@@ -86,8 +86,9 @@ public final class ZmtpSocket implements AutoCloseable {
 
     /**
      * Connects to {@code endpoint} and keeps reconnecting (RECONNECT_IVL/RECONNECT_IVL_MAX) until disconnected. To an
-     * inproc name that is bound, it returns once the connection is joined (at most a second, for a peer that refuses
-     * it), as libzmq's does: what is sent next is the peer's even if this socket is then closed with LINGER 0.
+     * inproc name that is bound, it returns once the connection is joined, as libzmq's does: what is sent next is the
+     * peer's even if this socket is then closed with LINGER 0. (Or once the peer refused it: a PAIR that has a peer,
+     * socket types that don't match; five seconds at most in any case.)
      */
     public void connect(String endpoint) {
         impl.connect(endpoint);

@@ -70,6 +70,8 @@ public final class Pipe {
     private volatile State state;
     private volatile Channel channel;
     private volatile ZmtpHandshakeSuccessEvent handshake;
+    /** Set when a connection of this pipe ended, made or not: an inproc connect waits for the first (SocketBase). */
+    private volatile boolean aConnectionEnded;
 
     private final PipeCounters counters = new PipeCounters();
     private final ConnectionBudget budget = new ConnectionBudget();
@@ -128,6 +130,21 @@ public final class Pipe {
 
     public boolean isTerminated() {
         return state == State.TERMINATED;
+    }
+
+    /**
+     * Over inproc: whether a join has opened this pipe's links, so both sockets have the connection. Active alone is
+     * not that: the join makes a pipe active before its socket has taken the connection, and a socket closed in
+     * between refuses it, with what was sent on it.
+     */
+    boolean isInprocJoined() {
+        InprocLink l = outbound.link();
+        return l != null && l.isOpen();
+    }
+
+    /** Whether a connection of this pipe has ended, whether or not it was made (refused, failed its handshake). */
+    boolean hasEndedAConnection() {
+        return aConnectionEnded;
     }
 
     public ZmtpVersion version() {
@@ -457,7 +474,10 @@ public final class Pipe {
     }
 
     void onInactive(Channel ch) {
+        aConnectionEnded = true;
         if (channel != ch) {
+            // Never this pipe's connection (its handshake failed): only a connect waiting for it needs to know.
+            listener.pipeActivity(this);
             return;
         }
         InprocLink l = outbound.link();

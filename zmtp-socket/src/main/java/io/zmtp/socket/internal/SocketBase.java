@@ -67,8 +67,11 @@ public abstract class SocketBase implements PipeListener {
     /** Set from close() until lingering is over: connections may still complete and deliver queued output. */
     private volatile boolean lingering;
 
-    /** The longest connect waits for an inproc join that doesn't come (see {@link #awaitInprocJoin}). */
-    private static final long INPROC_JOIN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * The longest connect waits for an inproc join that neither comes nor is refused (see {@link #awaitInprocJoin});
+     * a join takes microseconds, so only a stalled machine comes near it.
+     */
+    private static final long INPROC_JOIN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     protected SocketBase(SocketContext context, ZmtpSocketType type) {
         this.context = context;
@@ -199,14 +202,18 @@ public abstract class SocketBase implements PipeListener {
      * libzmq's zmq_connect joins an inproc connection to a bound name before it returns, so what is sent next is in
      * the peer's pipe, and stays the peer's even if the socket is closed at once with LINGER 0 (the ZeroMQ Guide's
      * mtrelay signals its next step that way). Ours are joined on the inproc thread a moment later: this waits for
-     * that, outside the lock, so the same holds. Bounded, because a peer may refuse the connection (a PAIR that has
-     * one) or the name be unbound meanwhile, and then no join comes.
+     * that, outside the lock, so the same holds. It waits for the join to open the links, not for the pipe to turn
+     * active: the join activates the pipe before this socket has taken the connection, and a socket closed in that
+     * moment refuses it and drops what was sent (the likeliest way InprocIT's send-and-close test lost its message, once in CI). It also returns when
+     * the attempt ends without a join (a PAIR that has a peer refuses it; the socket types don't match), and after
+     * {@link #INPROC_JOIN_WAIT_NANOS} whatever happens (the name unbound meanwhile).
      */
     private void awaitInprocJoin(Pipe pipe) {
         long deadline = System.nanoTime() + INPROC_JOIN_WAIT_NANOS;
         for (;;) {
             long seq = signal.sequence();
-            if (pipe.isActive() || pipe.isTerminated() || closed || System.nanoTime() - deadline >= 0) {
+            if (pipe.isInprocJoined() || pipe.hasEndedAConnection() || pipe.isTerminated() || closed
+                    || System.nanoTime() - deadline >= 0) {
                 return;
             }
             try {
