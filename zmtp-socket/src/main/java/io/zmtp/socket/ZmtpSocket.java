@@ -68,7 +68,8 @@ public final class ZmtpSocket implements AutoCloseable {
 
     /**
      * Listens on {@code endpoint} ({@code tcp://host:port}, {@code tcp://*:port}, {@code tcp://127.0.0.1:*}) and
-     * returns the endpoint actually bound, e.g. {@code tcp://127.0.0.1:54321}.
+     * returns the endpoint actually bound, e.g. {@code tcp://127.0.0.1:54321}. An inproc name is bound when this
+     * returns: a connect that follows, on any thread, joins it (see {@link #connect}).
      */
     public String bind(String endpoint) {
         return impl.bind(endpoint);

@@ -255,6 +255,29 @@ class InprocIT {
     }
 
     /**
+     * The same, as the first connection of a fresh context, right after bind: bind returned once the listener's
+     * channel was bound, but the name was registered a moment later, on the inproc thread; a connect in between
+     * found it not yet bound and didn't wait for the join, and the message went with the close. Lost in 202 of 300
+     * fresh contexts before bind waited for the registration (2026-11-27), and in CI now and then (the test above,
+     * whose first round is this).
+     */
+    @Test
+    void shouldDeliverWhatWasSentRightAfterConnectingToANameJustBoundThenClosedWithoutLinger() {
+        for (int round = 0; round < 20; round++) {
+            try (ZmtpContext ctx = ZmtpContext.builder().lingerCapMillis(2000).build()) {
+                ZmtpSocket pull = ctx.socket(PULL);
+                pull.bind("inproc://just-bound");
+                ZmtpSocket push = ctx.socket(PUSH);
+                push.setOption(ZmtpSocketOption.LINGER, 0);
+                push.connect("inproc://just-bound");
+                push.send("ready " + round);
+                push.close();
+                assertThat(recv(pull)).isEqualTo("ready " + round);
+            }
+        }
+    }
+
+    /**
      * A context closing two inproc peers together doesn't wait for messages one has queued to the other, which is
      * closing too and will never take them: here a SUB's UNSUBSCRIBE to a PUB that never sends (a PUB reads
      * subscriptions only when it sends). It waited out the whole linger cap, because the PUB's pipes end only after

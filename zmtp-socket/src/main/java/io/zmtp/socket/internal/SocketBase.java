@@ -204,9 +204,10 @@ public abstract class SocketBase implements PipeListener {
      * mtrelay signals its next step that way). Ours are joined on the inproc thread a moment later: this waits for
      * that, outside the lock, so the same holds. It waits for the join to open the links, not for the pipe to turn
      * active: the join activates the pipe before this socket has taken the connection, and a socket closed in that
-     * moment refuses it and drops what was sent (the likeliest way InprocIT's send-and-close test lost its message, once in CI). It also returns when
-     * the attempt ends without a join (a PAIR that has a peer refuses it; the socket types don't match), and after
-     * {@link #INPROC_JOIN_WAIT_NANOS} whatever happens (the name unbound meanwhile).
+     * moment refuses it and drops what was sent (InprocConnectIT). It also returns when the attempt ends without a
+     * join (a PAIR that has a peer refuses it; the socket types don't match), and after
+     * {@link #INPROC_JOIN_WAIT_NANOS} whatever happens (the name unbound meanwhile). A name is bound for this from
+     * the moment its bind returned ({@code InprocTransport.bind} registers it first).
      */
     private void awaitInprocJoin(Pipe pipe) {
         long deadline = System.nanoTime() + INPROC_JOIN_WAIT_NANOS;

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.DefaultChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -16,6 +17,7 @@ import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zmtp.codec.ZmtpConfig;
 
 import java.nio.channels.ClosedChannelException;
@@ -138,17 +140,26 @@ public final class InprocTransport implements Transport {
                 .channel(LocalServerChannel.class)
                 .childHandler(childInitializer)
                 .bind(address(name));
+        // What bind returns completes once the name is registered here, not when the channel is bound: a thread
+        // waiting on the channel's future may run before its listeners, and a connect right after bind then found
+        // the name not yet bound, didn't wait for its join (SocketBase.awaitInprocJoin), and with LINGER 0 lost
+        // what it sent (InprocIT's send-and-close test, a fresh context's first connection, under load).
+        // Completed on the loop, waited on by the binding thread; not the channel's own executor, which a channel
+        // that failed to register doesn't have.
+        ChannelPromise registered = new DefaultChannelPromise(f.channel(), GlobalEventExecutor.INSTANCE);
         f.addListener(done -> {
             Channel server = f.channel();
             List<Waiting> ready;
             synchronized (lock) {
                 if (!done.isSuccess()) {
                     bound.remove(name, null);
+                    registered.tryFailure(done.cause());
                     return;
                 }
                 bound.put(name, server);
                 ready = waiting.remove(name);
             }
+            registered.trySuccess();
             server.closeFuture().addListener(x -> {
                 synchronized (lock) {
                     bound.remove(name, server);
@@ -160,7 +171,7 @@ public final class InprocTransport implements Transport {
                 }
             }
         });
-        return f;
+        return registered;
     }
 
     @Override

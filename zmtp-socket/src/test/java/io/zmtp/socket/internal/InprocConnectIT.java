@@ -54,7 +54,7 @@ class InprocConnectIT {
      * Between the join's activation of the pipes and its opening of the links, the connecting pipe is active but its
      * socket may not have taken the connection yet; a socket closed with LINGER 0 in that moment refuses it and
      * drops what it sent. connect returned as soon as its pipe was active, so a thread that connected, sent and
-     * closed at once could land there (InprocIT's send-and-close test lost its message once in CI). Here the join is
+     * closed at once could land there, given a wake-up at that moment. Here the join is
      * held at its seam and the connecting socket woken: connect must stay in, and return once the join is let go.
      */
     @Test
