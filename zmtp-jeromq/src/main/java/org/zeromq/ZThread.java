@@ -57,37 +57,13 @@ public class ZThread {
         pipe.bind(endpoint);
         ZContext shadow = ctx.shadow();
         ZMQ.Socket theirs = shadow.createSocket(SocketType.PAIR);
+        // Returns with the two ends joined (a connect to a bound inproc name does, as libzmq's): a task that sends
+        // and returns at once closes its end with the context's linger of 0, and what it sent has a pipe to go to.
         theirs.connect(endpoint);
-        awaitAttached(ctx, pipe, theirs);
         Thread thread = new Thread(() -> runAttached(runnable, args, shadow, theirs));
         thread.setUncaughtExceptionHandler(ctx.getUncaughtExceptionHandler());
         thread.start();
         return pipe;
-    }
-
-    /**
-     * Waits until the two ends of the pipe are joined: a task that sends and returns at once closes its end with the
-     * context's linger of 0, and what it sent must have a pipe to go to. {@code connect} to a bound inproc name now
-     * returns once the join is done, as libzmq's and JeroMQ's do; this stays as the fork's own guarantee, free when
-     * the ends are joined already. A PAIR can send once its one peer is attached, so this waits for both ends to be
-     * writable, on the sockets' wake-up signal.
-     */
-    private static void awaitAttached(ZContext ctx, ZMQ.Socket pipe, ZMQ.Socket theirs) {
-        // One end at a time: a poll of both would return at once, again and again, while only one is ready.
-        for (ZMQ.Socket end : new ZMQ.Socket[] {theirs, pipe}) {
-            ZMQ.Poller poller = ctx.createPoller(1);
-            try {
-                poller.register(end, ZMQ.Poller.POLLOUT);
-                while (poller.poll(-1) == 0) {
-                    if (ctx.getContext().isTerminating()) {
-                        // The poller answers 0 at once from now on.
-                        throw new ZMQException("context closed while forking", ErrorCodes.ETERM);
-                    }
-                }
-            } finally {
-                poller.close();
-            }
-        }
     }
 
     private static void runAttached(IAttachedRunnable runnable, Object[] args, ZContext shadow, ZMQ.Socket pipe) {
