@@ -3,9 +3,9 @@
 # machine, in one go. Every cell is measured twice, and the two are never mixed:
 #   cold    a fresh JVM (or process) and a short run, as libzmq's perf tools are usually run: what a user who runs
 #           them for a few seconds sees. JIT warm-up included.
-#   steady  the JVM past its warm-up: a long run (throughput: STEADY_FACTOR x the messages; the tool's mean over the
-#           whole run, so our first second of JIT still counts a little), or untimed round trips/requests first
-#           (latency, request/reply), or the per-second lines from second 4 on (inproc, Spotify's shapes).
+#   steady  the JVM past its warm-up: untimed messages, round trips or requests first, then a long timed run
+#           (throughput: as many untimed messages as timed ones, STEADY_FACTOR x the cold run's; latency and
+#           request/reply as below), or the per-second lines from second 4 on (inproc, Spotify's shapes).
 # Sections (SECTIONS, all by default over tcp):
 #   thr     one-way throughput PUSH -> PULL at SIZES (1, 16, 64, 256, 1024, 65536 B), ours, libzmq, JeroMQ, and
 #           mixed pairs (our local_thr with libzmq's remote_thr and the reverse) at MIXED_SIZES (64, 1024 B)
@@ -83,7 +83,7 @@ INPROC_SECONDS=${INPROC_SECONDS:-10}
 INPROC_SIZE=${INPROC_SIZE:-100}
 SPOTIFY_SECONDS=${SPOTIFY_SECONDS:-10}
 RR_INFLIGHT=${RR_INFLIGHT:-1000}
-# Steady throughput runs carry STEADY_FACTOR times a cold run's messages.
+# Steady throughput runs time STEADY_FACTOR times a cold run's messages, after as many untimed ones.
 STEADY_FACTOR=${STEADY_FACTOR:-4}
 # Untimed round trips before a latency run's timed ones, given to both tools: LAT_WARMUP in cold runs (0: libzmq's
 # tools as they are), STEADY_LAT_WARMUP in steady ones, whose timed round trips are STEADY_LAT_COUNT.
@@ -104,9 +104,9 @@ thr_count() {
   esac
   awk -v n="$n" -v s="$SCALE" 'BEGIN { printf "%d", n * s }'
 }
-# Messages per cold CURVE throughput run; steady runs carry STEADY_FACTOR (4) times that: 10 M at 64 B and 3 M at
-# 1 KiB, the counts of the performance issue's table, and 100 k at 64 KiB, so that a steady run lasts 6-15 s here and
-# the JIT's first second weighs little in its mean.
+# Messages per cold CURVE throughput run; steady runs time STEADY_FACTOR (4) times that after as many untimed: 10 M
+# at 64 B and 3 M at 1 KiB, the counts of the performance issue's table, and 100 k at 64 KiB (after 100 k untimed:
+# our JIT is still compiling the 64 KiB box's code 5-7 s into a run, about 60 k messages in).
 curve_count() {
   local n
   case "$1" in
@@ -167,7 +167,7 @@ echo "kind,mode,local,remote,size,run,value,p50,p90,p99,p999,max" > "$results"
 
 # run_pair kind mode local_impl remote_impl size count warmup run. For rr, local is the server (rr_server) and remote
 # the client. Kinds: thr, lat, rr; cthr and clat are thr and lat over CURVE; ithr and ilat over ipc:// in a tcp run.
-# warmup: untimed round trips (lat) or requests (rr) before the timed ones; ignored for thr.
+# warmup: untimed messages (thr), round trips (lat) or requests (rr) before the timed ones.
 run_pair() {
   local kind=$1 mode=$2 limpl=$3 rimpl=$4 size=$5 count=$6 warmup=$7 run=$8
   local ltool rtool port=$PORT tp=$TRANSPORT base
@@ -183,7 +183,8 @@ run_pair() {
     largs+=(--curve-secret-key "$CURVE_SECRET"); rargs+=(--curve-server-key "$CURVE_PUBLIC")
   fi
   case "$base" in
-    thr) ltool=local_thr; rtool=remote_thr ;;
+    thr) ltool=local_thr; rtool=remote_thr
+      if [ "$warmup" -gt 0 ]; then largs=("$size" "$count" "$warmup" "${largs[@]:2}"); rargs=("$size" "$count" "$warmup" "${rargs[@]:2}"); fi ;;
     lat) ltool=local_lat; rtool=remote_lat
       if [ "$warmup" -gt 0 ]; then largs=("$size" "$count" "$warmup" "${largs[@]:2}"); rargs=("$size" "$count" "$warmup" "${rargs[@]:2}"); fi ;;
     rr) ltool=rr_server; rtool=rr_client
@@ -243,7 +244,9 @@ run_pair() {
 # run; rr_cell local remote size run.
 thr_cell() {
   local kind=$1 l=$2 r=$3 size=$4 n=$5 run=$6
-  if has_mode steady; then run_pair "$kind" steady "$l" "$r" "$size" "$(( n * STEADY_FACTOR ))" 0 "$run"; fi
+  if has_mode steady; then
+    run_pair "$kind" steady "$l" "$r" "$size" "$(( n * STEADY_FACTOR ))" "$(( n * STEADY_FACTOR ))" "$run"
+  fi
   if has_mode cold; then run_pair "$kind" cold "$l" "$r" "$size" "$n" 0 "$run"; fi
 }
 lat_cell() {

@@ -1,11 +1,14 @@
-/* local_thr <bind-to> <message-size> <message-count> [--pubsub]: PULL (or SUB) binds and receives. */
+/* local_thr <bind-to> <message-size> <message-count> [<warmup-count>] [--pubsub]: PULL (or SUB) binds and receives;
+ * the first <warmup-count> messages untimed (remote_thr sends them on top of the count), then the counted ones. */
 #include "perf_common.h"
 
 int main(int argc, char *argv[])
 {
     argc = strip_security(argc, argv);
-    int pubsub = parse_pubsub(argc, argv,
-                              "usage: local_thr <bind-to> <message-size> <message-count> [--pubsub]");
+    long long warmup_count;
+    int pubsub = parse_thr_options(argc, argv,
+                                   "usage: local_thr <bind-to> <message-size> <message-count> [<warmup-count>] [--pubsub]",
+                                   &warmup_count);
     const char *bind_to = argv[1];
     size_t message_size = (size_t) atol(argv[2]);
     long long message_count = atoll(argv[3]);
@@ -21,21 +24,18 @@ int main(int argc, char *argv[])
     zmq_msg_t msg;
     zmq_msg_init(&msg);
     struct progress progress;
-    if (zmq_msg_recv(&msg, s, 0) < 0)
-        die("zmq_msg_recv");
-    if (zmq_msg_size(&msg) != message_size) {
-        fprintf(stderr, "message of incorrect size received\n");
-        return 1;
-    }
-    progress_init(&progress);
-    unsigned long long start = now_ns();
-    for (long long i = 1; i < message_count; i++) {
+    unsigned long long start = 0;
+    for (long long i = 0; i < warmup_count + message_count; i++) {
         if (zmq_msg_recv(&msg, s, 0) < 0)
             die("zmq_msg_recv");
         if (zmq_msg_size(&msg) != message_size) {
             fprintf(stderr, "message of incorrect size received\n");
             return 1;
         }
+        if (i == 0)
+            progress_init(&progress);
+        if (i == warmup_count)
+            start = now_ns(); /* as libzmq's: the clock starts at the first counted message */
         progress_tick(&progress, i + 1);
     }
     unsigned long elapsed = (unsigned long) ((now_ns() - start) / 1000);

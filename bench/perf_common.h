@@ -70,16 +70,22 @@ static inline void apply_security(void *s)
     }
 }
 
-/* Optional 4th argument --pubsub: the throughput pair uses SUB (bind) and PUB (connect). */
-static inline int parse_pubsub(int argc, char *argv[], const char *usage)
+/* The throughput pair's arguments after the three positional ones: an optional <warmup-count> (untimed messages
+ * before the counted ones; both tools take the same), then an optional --pubsub (SUB binds, PUB connects). */
+static inline int parse_thr_options(int argc, char *argv[], const char *usage, long long *warmup)
 {
-    if (argc == 5 && strcmp(argv[4], "--pubsub") == 0)
-        return 1;
-    if (argc != 4) {
+    int pubsub = argc > 4 && strcmp(argv[argc - 1], "--pubsub") == 0;
+    int positional = pubsub ? argc - 1 : argc;
+    if (positional != 4 && positional != 5) {
         fprintf(stderr, "%s\n", usage);
         exit(1);
     }
-    return 0;
+    *warmup = positional == 5 ? atoll(argv[4]) : 0;
+    if (*warmup < 0) {
+        fprintf(stderr, "%s\n", usage);
+        exit(1);
+    }
+    return pubsub;
 }
 
 /* A line on stderr each second, in the zmtp tools' form, so stdout stays as libzmq's. */

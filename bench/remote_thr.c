@@ -1,4 +1,5 @@
-/* remote_thr <connect-to> <message-size> <message-count> [--pubsub]: PUSH (or PUB) connects and sends.
+/* remote_thr <connect-to> <message-size> <message-count> [<warmup-count>] [--pubsub]: PUSH (or PUB) connects and
+ * sends <warmup-count> + <message-count> messages (local_thr takes the first <warmup-count> untimed).
  * With --pubsub it is an XPUB with XPUB_NODROP, which looks like a PUB to the subscriber: it waits for the
  * subscription and blocks at the HWM instead of dropping, as `zmtp remote_thr --pubsub` does. */
 #include "perf_common.h"
@@ -6,8 +7,10 @@
 int main(int argc, char *argv[])
 {
     argc = strip_security(argc, argv);
-    int pubsub = parse_pubsub(argc, argv,
-                              "usage: remote_thr <connect-to> <message-size> <message-count> [--pubsub]");
+    long long warmup_count;
+    int pubsub = parse_thr_options(argc, argv,
+                                   "usage: remote_thr <connect-to> <message-size> <message-count> [<warmup-count>] [--pubsub]",
+                                   &warmup_count);
     const char *connect_to = argv[1];
     size_t message_size = (size_t) atol(argv[2]);
     long long message_count = atoll(argv[3]);
@@ -31,7 +34,7 @@ int main(int argc, char *argv[])
     struct progress progress;
     progress_init(&progress);
     zmq_msg_t msg;
-    for (long long i = 0; i < message_count; i++) {
+    for (long long i = 0; i < warmup_count + message_count; i++) {
         if (zmq_msg_init_size(&msg, message_size) != 0)
             die("zmq_msg_init_size");
         while (zmq_msg_send(&msg, s, 0) < 0) {

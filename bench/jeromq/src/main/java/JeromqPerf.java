@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * libzmq's four perf tools on JeroMQ 0.6.0, with the same arguments and result lines as `zmtp local_thr` etc. and
- * bench/*.c: {@code JeromqPerf local_thr|remote_thr|local_lat|remote_lat <endpoint> <size> <count> [--pubsub]}, the
- * latency pair taking an optional {@code <warmup-count>} of untimed round trips after the count, as ours do.
+ * bench/*.c: {@code JeromqPerf local_thr|remote_thr|local_lat|remote_lat <endpoint> <size> <count> [<warmup-count>] [--pubsub]},
+ * the warm-up (untimed messages or round trips before the counted ones) as ours take it.
  * And {@code JeromqPerf inproc_thr <size> <seconds>}: the shape of {@code zmtp bench throughput --socket --transport
  * inproc}, with the same output lines.
  */
@@ -20,22 +20,23 @@ public final class JeromqPerf {
             return;
         }
         if (args.length < 4) {
-            System.err.println("usage: JeromqPerf local_thr|remote_thr|local_lat|remote_lat <endpoint> <size> <count> [--pubsub]");
+            System.err.println("usage: JeromqPerf local_thr|remote_thr|local_lat|remote_lat <endpoint> <size> <count> [<warmup-count>] [--pubsub]");
             System.exit(1);
         }
         String endpoint = args[1];
         int size = Integer.parseInt(args[2]);
         long count = Long.parseLong(args[3]);
-        boolean pubsub = args.length > 4 && "--pubsub".equals(args[4]);
-        long warmup = args.length > 4 && args[0].endsWith("_lat") ? Long.parseLong(args[4]) : 0;
+        boolean pubsub = "--pubsub".equals(args[args.length - 1]);
+        int positional = pubsub ? args.length - 1 : args.length;
+        long warmup = positional > 4 ? Long.parseLong(args[4]) : 0;
         try (ZContext ctx = new ZContext(1)) {
             ctx.setLinger(-1);
             switch (args[0]) {
                 case "local_thr":
-                    localThr(ctx, endpoint, size, count, pubsub);
+                    localThr(ctx, endpoint, size, count, warmup, pubsub);
                     break;
                 case "remote_thr":
-                    remoteThr(ctx, endpoint, size, count, pubsub);
+                    remoteThr(ctx, endpoint, size, warmup + count, pubsub);
                     break;
                 case "local_lat":
                     localLat(ctx, endpoint, size, warmup + count);
@@ -57,12 +58,15 @@ public final class JeromqPerf {
         }
     }
 
-    private static void localThr(ZContext ctx, String endpoint, int size, long count, boolean pubsub) {
+    private static void localThr(ZContext ctx, String endpoint, int size, long count, long warmup, boolean pubsub) {
         ZMQ.Socket s = ctx.createSocket(pubsub ? SocketType.SUB : SocketType.PULL);
         if (pubsub) {
             s.subscribe(new byte[0]);
         }
         s.bind(endpoint);
+        for (long i = 0; i < warmup; i++) {
+            check(s.recv(0), size);
+        }
         check(s.recv(0), size);
         long start = System.nanoTime();
         for (long i = 1; i < count; i++) {

@@ -57,6 +57,25 @@ class PerfToolsLibzmqIT {
         assertThroughputLines(out, 64, 20000);
     }
 
+    // With a warm-up count (bench/compare.sh's steady runs): the sender sends warm-up + count messages, the receiver
+    // takes the warm-up untimed and reports the count. A side that ignored the argument would leave the receiver
+    // waiting for messages that never come (the pair fails on its deadline) or report another count.
+    @Test
+    void ourLocalThrTakesAWarmUpFromLibzmqRemoteThr() throws Exception {
+        int port = freePort();
+        String out = runPair(zmtp("local_thr", "tcp://127.0.0.1:" + port, "64", "20000", "5000"),
+                libzmq("remote_thr", "tcp://127.0.0.1:" + port, "64", "20000", "5000"), true);
+        assertThroughputLines(out, 64, 20000);
+    }
+
+    @Test
+    void libzmqLocalThrTakesAWarmUpFromOurPublisher() throws Exception {
+        int port = freePort();
+        String out = runPair(libzmq("local_thr", "tcp://127.0.0.1:" + port, "16", "20000", "5000", "--pubsub"),
+                zmtp("remote_thr", "--pubsub", "tcp://127.0.0.1:" + port, "16", "20000", "5000"), true);
+        assertThroughputLines(out, 16, 20000);
+    }
+
     @Test
     void ourSubReceivesFromLibzmqPublisher() throws Exception {
         int port = freePort();

@@ -19,7 +19,8 @@ import java.util.concurrent.Callable;
  * libzmq's {@code local_thr}: a PULL socket (SUB with {@code --pubsub}, or the {@code --type} given: SUB or
  * GATHER) binds, receives {@code message-count}
  * messages of {@code message-size} bytes, and prints libzmq's lines. As libzmq's, the clock starts at the first
- * message.
+ * message; with a {@code warmup-count}, that many messages are received untimed first (the peer's remote_thr must
+ * send them: give it the same count), so the figure is the JVM's past its warm-up (bench/compare.sh's steady runs).
  */
 @Command(name = "local_thr", mixinStandardHelpOptions = true,
         description = "Throughput test, receiving side: PULL (or SUB, or GATHER) binds and receives <message-count> "
@@ -34,6 +35,11 @@ public final class LocalThrCommand implements Callable<Integer> {
 
     @Parameters(index = "2", paramLabel = "<message-count>")
     long messageCount;
+
+    @Parameters(index = "3", arity = "0..1", paramLabel = "<warmup-count>", defaultValue = "0",
+            description = "untimed messages received before the timed ones (default: ${DEFAULT-VALUE}); give "
+                    + "remote_thr the same")
+    long warmupCount;
 
     @Option(names = "--pubsub", description = "SUB (subscribed to everything) instead of PULL; peer: remote_thr --pubsub.")
     boolean pubsub;
@@ -53,6 +59,7 @@ public final class LocalThrCommand implements Callable<Integer> {
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, messageCount);
+            PerfSupport.checkWarmup(warmupCount);
             ZmtpSocketType receiver = PerfSupport.checkType(type, pubsub ? ZmtpSocketType.SUB : ZmtpSocketType.PULL,
                     pubsub ? new ZmtpSocketType[] {ZmtpSocketType.SUB}
                             : new ZmtpSocketType[] {ZmtpSocketType.PULL, ZmtpSocketType.SUB, ZmtpSocketType.GATHER});
@@ -62,6 +69,12 @@ public final class LocalThrCommand implements Callable<Integer> {
                 security.apply(socket, true);
                 security.bind(socket, bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
+                    for (long i = 0; i < warmupCount; i++) {
+                        ZmtpMessage w = socket.receive();
+                        PerfSupport.checkSize(w, messageSize);
+                        w.release();
+                        progress.increment();
+                    }
                     ZmtpMessage m = socket.receive();
                     PerfSupport.checkSize(m, messageSize);
                     m.release();

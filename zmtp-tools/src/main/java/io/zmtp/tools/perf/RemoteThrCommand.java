@@ -19,7 +19,8 @@ import java.util.concurrent.Callable;
 /**
  * libzmq's {@code remote_thr}: a PUSH socket (PUB with {@code --pubsub}, or the {@code --type} given: PUB or
  * SCATTER) connects and sends {@code message-count}
- * messages of {@code message-size} bytes, then closes once all are written. Prints nothing on stdout, as libzmq's.
+ * messages of {@code message-size} bytes (after {@code warmup-count} more, untimed by local_thr), then closes once all
+ * are written. Prints nothing on stdout, as libzmq's.
  * Send blocks at the high-water mark, so memory stays bounded however far ahead of the receiver it runs; as PUB it
  * first waits for the subscriber's subscription, so nothing is dropped.
  */
@@ -36,6 +37,11 @@ public final class RemoteThrCommand implements Callable<Integer> {
 
     @Parameters(index = "2", paramLabel = "<message-count>")
     long messageCount;
+
+    @Parameters(index = "3", arity = "0..1", paramLabel = "<warmup-count>", defaultValue = "0",
+            description = "untimed messages sent before the counted ones (default: ${DEFAULT-VALUE}); give local_thr "
+                    + "the same")
+    long warmupCount;
 
     @Option(names = "--pubsub", description = "PUB instead of PUSH; peer: local_thr --pubsub.")
     boolean pubsub;
@@ -55,6 +61,7 @@ public final class RemoteThrCommand implements Callable<Integer> {
     public Integer call() {
         try {
             PerfSupport.checkArguments(messageSize, messageCount);
+            PerfSupport.checkWarmup(warmupCount);
             ZmtpSocketType sender = PerfSupport.checkType(type, pubsub ? ZmtpSocketType.PUB : ZmtpSocketType.PUSH,
                     pubsub ? new ZmtpSocketType[] {ZmtpSocketType.PUB}
                             : new ZmtpSocketType[] {ZmtpSocketType.PUSH, ZmtpSocketType.PUB, ZmtpSocketType.SCATTER});
@@ -67,7 +74,7 @@ public final class RemoteThrCommand implements Callable<Integer> {
                     PerfSupport.awaitSubscriber(socket);
                 }
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
-                    for (long i = 0; i < messageCount; i++) {
+                    for (long i = 0, n = warmupCount + messageCount; i < n; i++) {
                         socket.send(ZmtpMessage.wrap(payload.duplicate()));
                         progress.increment();
                     }
