@@ -1,7 +1,7 @@
 """Reads bench/compare.sh's results.csv, prints the tables (medians of the runs) and draws the charts.
 
 Every table puts each cell's steady-state and cold figures side by side, in columns labelled "steady" and "cold":
-  steady  past the JVM's warm-up (a long run, untimed round trips first, or seconds 4 on of a per-second run);
+  steady  past the JVM's warm-up (untimed messages, round trips or requests first, or seconds 4 on of a per-second run);
   cold    a fresh JVM and a short run, JIT warm-up included (or seconds 1-3 of a per-second run).
 Usage: report.py results.csv chart-directory
 """
