@@ -28,8 +28,8 @@
 # Each cell is the median of RUNS (3) runs. Prints the tables (also written to target/compare/table.md; every run is
 # in target/compare/results.csv) and draws docs/perf-*.png.
 #
-#   bench/compare.sh            # everything, 3 runs per cell: 36 min on the 2 cores with nothing else running,
-#                               # 51 min shared with other builds (load 6-12), 2026-11-26
+#   bench/compare.sh            # everything, 3 runs per cell: 50 min on the 2 cores with nothing else running
+#                               # (2026-11-27; 37 min before the steady throughput cells had their warm-up)
 #   bench/compare.sh --quick    # 1 run per cell, fewer sizes (1, 64, 1024 B one-way; 1 B latency; 16 B rr)
 #   bench/compare.sh --full     # 3x the counts
 #   SCALE=0.02 RUNS=1 bench/compare.sh   # anything in between (counts x SCALE); SIZES="64 1024" LAT_SIZES="1"
