@@ -15,8 +15,8 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -43,7 +43,12 @@ class HostilePeersIT {
 
     private ZmtpSocket router;
     private String endpoint;
-    private final List<ZmtpSocketEvent> events = new CopyOnWriteArrayList<>();
+    /**
+     * The ROUTER's monitor events. A queue, not a copy-on-write list: 10,000 dropped connections make tens of
+     * thousands of events, which a copy-on-write list copied on every add. They are the test's own bookkeeping, so
+     * they are dropped before the heap is measured after an attack.
+     */
+    private final Queue<ZmtpSocketEvent> events = new ConcurrentLinkedQueue<>();
     private final AtomicLong hostileMessages = new AtomicLong();
     /** The routing id the ROUTER gave the first hostile peer that sent a message. */
     private final AtomicReference<byte[]> hostileId = new AtomicReference<>();
@@ -142,9 +147,15 @@ class HostilePeersIT {
         }
         assertThat(openFiles()).as("open file descriptors (before the attack: %d)", fdsBefore)
                 .isLessThanOrEqualTo(fdsBefore + 8);
+        // What the test kept (the events of every hostile connection, tens of MiB after 10,000 of them) is not what
+        // the socket holds: measured with it, the check failed once at 60 MiB against a 54 MiB bound (CI, 08:14).
+        long heapWithEvents = heapAfterGc();
+        int eventCount = events.size();
+        events.clear();
         long heapAfter = heapAfterGc();
-        System.out.printf("[hostile] heap after GC %d -> %d KiB, Netty direct %d -> %d KiB, good peer served %d,"
-                        + " slowest round trip %d ms%n", heapBefore / 1024, heapAfter / 1024, directBefore / 1024,
+        System.out.printf("[hostile] heap after GC %d -> %d KiB (%d KiB with the test's %d events), Netty direct %d ->"
+                        + " %d KiB, good peer served %d, slowest round trip %d ms%n", heapBefore / 1024,
+                heapAfter / 1024, heapWithEvents / 1024, eventCount, directBefore / 1024,
                 PlatformDependent.usedDirectMemory() / 1024, servedDuringAttack,
                 TimeUnit.NANOSECONDS.toMillis(slowestRoundTripNanos.get()));
         assertThat(heapAfter).as("heap after the attack").isLessThan(heapBefore + MEMORY_SLACK);
