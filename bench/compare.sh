@@ -183,9 +183,8 @@ run_pair() {
     largs+=(--curve-secret-key "$CURVE_SECRET"); rargs+=(--curve-server-key "$CURVE_PUBLIC")
   fi
   case "$base" in
-    thr) ltool=local_thr; rtool=remote_thr
-      if [ "$warmup" -gt 0 ]; then largs=("$size" "$count" "$warmup" "${largs[@]:2}"); rargs=("$size" "$count" "$warmup" "${rargs[@]:2}"); fi ;;
-    lat) ltool=local_lat; rtool=remote_lat
+    thr|lat) ltool=local_$base; rtool=remote_$base
+      # Both tools of a pair take the same optional warm-up count after the count.
       if [ "$warmup" -gt 0 ]; then largs=("$size" "$count" "$warmup" "${largs[@]:2}"); rargs=("$size" "$count" "$warmup" "${rargs[@]:2}"); fi ;;
     rr) ltool=rr_server; rtool=rr_client
       largs=("$size" "$count" "$warmup" "${largs[@]:2}"); rargs=("$size" "$count" "$RR_INFLIGHT" "$warmup" "${rargs[@]:2}") ;;

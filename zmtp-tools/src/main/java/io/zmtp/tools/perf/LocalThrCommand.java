@@ -69,23 +69,10 @@ public final class LocalThrCommand implements Callable<Integer> {
                 security.apply(socket, true);
                 security.bind(socket, bindTo);
                 try (PerfSupport.Progress progress = new PerfSupport.Progress()) {
-                    for (long i = 0; i < warmupCount; i++) {
-                        ZmtpMessage w = socket.receive();
-                        PerfSupport.checkSize(w, messageSize);
-                        w.release();
-                        progress.increment();
-                    }
-                    ZmtpMessage m = socket.receive();
-                    PerfSupport.checkSize(m, messageSize);
-                    m.release();
-                    progress.increment();
+                    receive(socket, warmupCount, progress);
+                    receive(socket, 1, progress);
                     long start = System.nanoTime();
-                    for (long i = 1; i < messageCount; i++) {
-                        m = socket.receive();
-                        PerfSupport.checkSize(m, messageSize);
-                        m.release();
-                        progress.increment();
-                    }
+                    receive(socket, messageCount - 1, progress);
                     elapsedNanos = System.nanoTime() - start;
                 }
             }
@@ -94,6 +81,16 @@ public final class LocalThrCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             System.err.println("local_thr: " + e.getMessage());
             return 1;
+        }
+    }
+
+    /** Receives {@code count} messages, each checked for its size and released. */
+    private void receive(ZmtpSocket socket, long count, PerfSupport.Progress progress) {
+        for (long i = 0; i < count; i++) {
+            ZmtpMessage m = socket.receive();
+            PerfSupport.checkSize(m, messageSize);
+            m.release();
+            progress.increment();
         }
     }
 
