@@ -5,6 +5,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpMessageBatch;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -24,6 +25,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * written before it tries to claim and read by the holder after it lets go (both volatile, Dekker style), so one of
  * the two always runs it.
  *
+ * <p>A drain wakes the socket's waiters only when someone found no room (or, for close's linger, output still
+ * pending) since the last wake-up: {@link #hasRoom} and {@link #hasPending} set {@code roomWanted}, fence, and look
+ * again; a drain publishes what it took, fences, and reads the flag (Dekker, as {@link InprocLink} does for its
+ * writer). Waking on every drain woke a thread blocked in {@code receive} once more per message it sent, which a
+ * request/reply round trip paid as an extra futex wake-up and, often, a hop between cores.
+ *
  * <p>Memory per peer is bounded by SNDHWM messages plus the channel's high water mark in bytes: the drain moves
  * messages to the channel only while the channel is writable.
  */
@@ -41,6 +48,8 @@ final class OutboundQueue {
     /** Produced under the socket lock; consumed by the drain on the channel's loop, or by whoever discards. */
     private final SpscChunkedQueue<Object> queue = new SpscChunkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    /** Set by a user thread that found no room or output pending; a drain that takes something clears it and wakes. */
+    private volatile boolean roomWanted;
     /** Set by {@link #discard} when the drain held the queue: the drain discards on its way out. */
     private volatile boolean discardRequested;
     /** Set by a drain that found the queue held by another thread: whoever lets go schedules a drain. */
@@ -80,13 +89,21 @@ final class OutboundQueue {
         return sndHwm > 0 && queue.size() >= sndHwm;
     }
 
-    /** Whether {@link #offer} would accept a message now. User side. */
+    /** Whether {@link #offer} would accept a message now; if not, asks the next drain for a wake-up. User side. */
     boolean hasRoom() {
         if (pipe.isTerminated()) {
             return false;
         }
         InprocLink l = link;
-        return l == null ? queue.producerBelow(sndHwm) : l.writerHasRoom(sndHwm);
+        if (l != null) {
+            return l.writerHasRoom(sndHwm);
+        }
+        if (queue.producerBelow(sndHwm)) {
+            return true;
+        }
+        roomWanted = true;
+        VarHandle.fullFence();
+        return queue.producerBelow(sndHwm);
     }
 
     /** Messages the queue may hold now: SNDHWM, or SNDHWM + RCVHWM over a live inproc link (0: no limit). */
@@ -96,12 +113,20 @@ final class OutboundQueue {
     }
 
     /**
-     * Whether output is queued that a peer may still take (for close's linger); an inproc pipe then asks its reader
-     * for a wake-up when it takes some.
+     * Whether output is queued that a peer may still take (for close's linger); if so, asks the drain (or an inproc
+     * pipe's reader) for a wake-up when it takes some.
      */
     boolean hasPending() {
         InprocLink l = link;
-        return l == null ? !queue.isEmpty() : l.writerHasPending();
+        if (l != null) {
+            return l.writerHasPending();
+        }
+        if (queue.isEmpty()) {
+            return false;
+        }
+        roomWanted = true;
+        VarHandle.fullFence();
+        return !queue.isEmpty();
     }
 
     /**
@@ -373,7 +398,12 @@ final class OutboundQueue {
             ch.flush();
         }
         if (taken > 0) {
-            pipe.signalActivity();
+            // The consumed position (published by unclaim) before the flag: Dekker with hasRoom and hasPending.
+            VarHandle.fullFence();
+            if (roomWanted) {
+                roomWanted = false;
+                pipe.signalActivity();
+            }
         }
     }
 
