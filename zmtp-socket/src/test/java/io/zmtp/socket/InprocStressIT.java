@@ -100,23 +100,11 @@ class InprocStressIT {
     }
 
     private Thread start(String name, Runnable body) {
-        Thread t = new Thread(() -> {
-            try {
-                body.run();
-            } catch (Throwable e) {
-                errors.add(name + ": " + e);
-            }
-        }, name);
-        t.start();
-        return t;
+        return StressThreads.start(name, body, errors);
     }
 
     private static void maybeStall() {
-        ThreadLocalRandom r = ThreadLocalRandom.current();
-        if (r.nextInt(2000) == 0) {
-            // Long enough for the writers to fill the pipe and wait for room.
-            LockSupport.parkNanos(r.nextLong(TimeUnit.MILLISECONDS.toNanos(2)));
-        }
+        StressThreads.maybeStall(2000);
     }
 
     private Runnable sender(ZmtpSocket s, int id, int count) {

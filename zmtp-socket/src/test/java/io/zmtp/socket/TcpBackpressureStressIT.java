@@ -12,10 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,23 +49,11 @@ class TcpBackpressureStressIT {
     }
 
     private Thread start(String name, Runnable body) {
-        Thread t = new Thread(() -> {
-            try {
-                body.run();
-            } catch (Throwable e) {
-                errors.add(name + ": " + e);
-            }
-        }, name);
-        t.start();
-        return t;
+        return StressThreads.start(name, body, errors);
     }
 
     private static void maybeStall() {
-        ThreadLocalRandom r = ThreadLocalRandom.current();
-        if (r.nextInt(200) == 0) {
-            // Long enough for the writers to fill the kernel buffers and the pipe, and wait for room.
-            LockSupport.parkNanos(r.nextLong(TimeUnit.MILLISECONDS.toNanos(2)));
-        }
+        StressThreads.maybeStall(200);
     }
 
     /**
