@@ -7,6 +7,7 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.internal.DealerSocket;
 import io.zmtp.socket.internal.DishSocket;
@@ -34,11 +35,13 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Owns the I/O threads (one shared Netty event loop group: NIO, or epoll on Linux when the native library loads)
@@ -64,6 +67,11 @@ public final class ZmtpContext implements AutoCloseable {
     private final ZapClient zap;
     private final boolean nativeTransport;
     private volatile boolean closed;
+    private final AtomicBoolean closeStarted = new AtomicBoolean();
+    /** Opens when the close that started first has finished. */
+    private final CountDownLatch closeDone = new CountDownLatch(1);
+    /** The thread doing the close. */
+    private volatile Thread closer;
 
     /** One I/O thread, native transport when available, 30 s linger cap. */
     public ZmtpContext() {
@@ -179,19 +187,69 @@ public final class ZmtpContext implements AutoCloseable {
             default:
                 throw new IllegalArgumentException("socket type: " + type);
         }
+        if (!context.register(s)) {
+            // close() took its list of sockets while this one was being made: it would never be closed.
+            s.close();
+            throw new ZmtpSocketException.Closed("context is closed");
+        }
         return new ZmtpSocket(s);
     }
 
-    /** Closes every socket (lingering all at once), then stops the I/O threads. Idempotent. */
+    /**
+     * Closes every socket (lingering all at once), then stops the I/O threads. Idempotent: one caller does the work,
+     * and a concurrent caller returns when it is done (at once if it is that caller itself, re-entering from a
+     * socket's close, or one of the context's own threads, which the work waits for).
+     */
     @Override
     public void close() {
-        if (closed) {
+        if (!closeStarted.compareAndSet(false, true)) {
+            if (Thread.currentThread() != closer && !inContextThread()) {
+                awaitClosed();
+            }
             return;
         }
+        closer = Thread.currentThread();
+        try {
+            closeOnce();
+        } finally {
+            closeDone.countDown();
+        }
+    }
+
+    /** Tests: whether the I/O threads have stopped, which the close that does the work waits for. */
+    boolean ioTerminated() {
+        return group.isTerminated();
+    }
+
+    private void awaitClosed() {
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                closeDone.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean inContextThread() {
+        for (EventExecutor loop : group) {
+            if (loop.inEventLoop()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void closeOnce() {
         closed = true;
         zap.close();
         List<Runnable> rests = new ArrayList<>();
-        for (SocketBase s : context.sockets()) {
+        for (SocketBase s : context.closeAll()) {
             Runnable rest = s.startClose();
             if (rest != null) {
                 rests.add(rest);

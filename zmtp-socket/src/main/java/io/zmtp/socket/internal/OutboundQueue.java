@@ -8,6 +8,7 @@ import io.zmtp.codec.ZmtpMessageBatch;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a pipe has queued for its peer, and how it gets there: bounded by SNDHWM ({@link #offer}; DROP_OLDEST,
@@ -52,6 +53,10 @@ final class OutboundQueue {
     private volatile boolean roomWanted;
     /** Set by {@link #discard} when the drain held the queue: the drain discards on its way out. */
     private volatile boolean discardRequested;
+    /** Discards asked for ({@link #discardCounted}), counted before {@code discardRequested} is set. */
+    private final AtomicLong discardsAsked = new AtomicLong();
+    /** The highest of {@code discardsAsked} that a finished discard covered, its drops counted. */
+    private final AtomicLong discardsDone = new AtomicLong();
     /** Set by a drain that found the queue held by another thread: whoever lets go schedules a drain. */
     private volatile boolean drainMissed;
     private final Runnable drainTask = this::runScheduledDrain;
@@ -228,6 +233,29 @@ final class OutboundQueue {
         service();
     }
 
+    /**
+     * Discards queued output as {@link #discard} does, and returns once it is done, whichever thread did it: a drain
+     * holding the queue discards when it lets go, and a caller counting what was discarded (clearing a peer's queue)
+     * would otherwise count nothing. Returns at once, having discarded nothing, over a live inproc link. The holders
+     * it waits for never block while they hold the queue, and none of them takes the socket's lock.
+     */
+    void discardCounted() {
+        InprocLink l = link;
+        if (l != null && l.isLive()) {
+            return;
+        }
+        long mine = discardsAsked.incrementAndGet();
+        discardRequested = true;
+        service();
+        for (int spins = 0; discardsDone.get() < mine; spins++) {
+            if (spins < 64) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
     /** A link of this queue ended: hands its reader what it is owed, now or when the queue is let go. */
     void requestTransfer(InprocLink ended) {
         endedLinks.add(ended);
@@ -242,6 +270,8 @@ final class OutboundQueue {
         int discarded = 0;
         while ((discardRequested || !endedLinks.isEmpty()) && queue.tryClaim()) {
             boolean discard = discardRequested;
+            // Read after the flag: covers every discard asked for before it was set.
+            long asked = discardsAsked.get();
             discardRequested = false;
             boolean deferred = false;
             try {
@@ -271,6 +301,15 @@ final class OutboundQueue {
             InprocLink l = link;
             if (l != null) {
                 l.afterServiced();
+            }
+            if (discard && !deferred) {
+                // Counted before the discard is reported done: discardCounted's caller reads the drop count next.
+                if (discarded > 0) {
+                    pipe.countDrops(discarded);
+                    discarded = 0;
+                }
+                // Two servicers may finish out of order: the mark only moves up.
+                discardsDone.accumulateAndGet(asked, Math::max);
             }
             if (deferred && endedLinks.isEmpty()) {
                 // The ending thread queues its transfer, then services (and discards) unless this thread holds the

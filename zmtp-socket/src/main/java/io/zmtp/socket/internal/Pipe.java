@@ -300,6 +300,11 @@ public final class Pipe {
         outbound.discard();
     }
 
+    /** Discards what is queued for the peer and returns once it is gone and counted as dropped (user side). */
+    void discardOutputCounted() {
+        outbound.discardCounted();
+    }
+
     /** User side (terminate): everything queued, including the batch being taken from. */
     private void releaseAll() {
         discardOutput();
@@ -520,13 +525,17 @@ public final class Pipe {
 
     // ---- peers, queue sizes in bytes, drops (what ZmtpPeer and the socket's totals read)
 
+    PipeCounters counters() {
+        return counters;
+    }
+
     /**
-     * Once, as the pipe is terminated: hands its sent and received counts to the socket's totals, which keep
-     * counting what pipes that are gone did (Micrometer counters must never go down).
+     * As the pipe is terminated: hands its sent and received counts to the socket's totals, which keep counting what
+     * pipes that are gone did (Micrometer counters must never go down); later counts follow them there.
      */
     private void retireCounters() {
-        if (listener instanceof SocketBase && counters.retire()) {
-            ((SocketBase) listener).retire(counters.sent(), counters.received());
+        if (listener instanceof SocketBase) {
+            counters.retire(((SocketBase) listener).peers);
         }
     }
 

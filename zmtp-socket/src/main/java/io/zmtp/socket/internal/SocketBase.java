@@ -46,7 +46,7 @@ public abstract class SocketBase implements PipeListener {
     final AttachedPipes attached = new AttachedPipes(this);
     final SocketEndpoints endpoints = new SocketEndpoints(this);
     private final SocketOptions options = new SocketOptions();
-    private final SocketPeers peers = new SocketPeers(this);
+    final SocketPeers peers = new SocketPeers(this);
     private final SocketMonitor monitor = new SocketMonitor(this);
     private final AsyncCalls async = new AsyncCalls(this);
     private final AtomicLong drops = new AtomicLong();
@@ -76,7 +76,6 @@ public abstract class SocketBase implements PipeListener {
     protected SocketBase(SocketContext context, ZmtpSocketType type) {
         this.context = context;
         this.type = type;
-        context.register(this);
     }
 
     public ZmtpSocketType type() {
@@ -721,6 +720,7 @@ public abstract class SocketBase implements PipeListener {
             attached.processEvents();
             stopping = endpoints.stopListening();
             all = new ArrayList<>(attached.withEndpoints(endpoints));
+            peers.closing(all);
             if (prefetched != null) {
                 prefetched.release();
                 prefetched = null;
@@ -741,6 +741,8 @@ public abstract class SocketBase implements PipeListener {
         try {
             Linger.lingerAndTerminate(all, signal, deadline);
         } finally {
+            // Every pipe is retired now: its counts (and any it makes later) are in the totals.
+            peers.closing(List.of());
             lingering = false;
             stopping.forEach(Connector::stop);
         }
@@ -800,11 +802,6 @@ public abstract class SocketBase implements PipeListener {
     /** Messages received from all connections, ever (peers gone included). */
     public long receivedCount() {
         return peers.receivedCount();
-    }
-
-    /** A pipe was terminated (any thread): its counts join the socket's totals. */
-    void retire(long sent, long received) {
-        peers.retire(sent, received);
     }
 
     /** Releases what is queued for every peer; returns how many messages. */

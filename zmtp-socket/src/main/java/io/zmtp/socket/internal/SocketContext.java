@@ -21,6 +21,8 @@ public final class SocketContext {
     private final ExecutorService asyncExecutor;
     private final long lingerCapMillis;
     private final Set<SocketBase> sockets = ConcurrentHashMap.newKeySet();
+    /** Guarded by this: set by {@link #closeAll}. */
+    private boolean closing;
     private volatile ZmtpAuthenticator zapAuthenticator = ZmtpAuthenticator.LIBZMQ_DEFAULT;
 
     public SocketContext(EventLoopGroup group, ExecutorService asyncExecutor, long lingerCapMillis,
@@ -63,8 +65,23 @@ public final class SocketContext {
         this.zapAuthenticator = authenticator;
     }
 
-    void register(SocketBase socket) {
+    /**
+     * Adds a socket made by the context, once constructed; false if the context is closing, whose list of sockets to
+     * close is taken already (the caller closes the socket and refuses it). Synchronized with {@link #closeAll}, so
+     * every socket registered is in that list.
+     */
+    public synchronized boolean register(SocketBase socket) {
+        if (closing) {
+            return false;
+        }
         sockets.add(socket);
+        return true;
+    }
+
+    /** The context is closing: no socket registers from now on; returns those to close. */
+    public synchronized List<SocketBase> closeAll() {
+        closing = true;
+        return List.copyOf(sockets);
     }
 
     void unregister(SocketBase socket) {

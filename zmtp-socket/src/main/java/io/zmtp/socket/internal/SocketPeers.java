@@ -14,13 +14,19 @@ import java.util.function.ToLongFunction;
  *
  * <h2>Threads</h2>
  * Any application thread. Each call takes the socket's lock and applies the pending pipe events first, so it sees
- * the pipes the next send or receive would. The totals of pipes gone ({@link #retire}) are atomics, added to once
- * per pipe ({@link PipeCounters#retire}) by whichever thread terminates it.
+ * the pipes the next send or receive would. The totals of pipes gone are atomics, added to by whichever thread
+ * retires a pipe or counts on a retired one ({@link PipeCounters} says how each message is added once). The sent and
+ * received totals never go down: a reader sums the totals and what live pipes (or, once closed, the pipes the close
+ * is lingering over) have not yet handed over, and reports at least what it reported before.
  */
 final class SocketPeers {
     private final SocketBase socket;
     private final AtomicLong retiredSent = new AtomicLong();
     private final AtomicLong retiredReceived = new AtomicLong();
+    private final AtomicLong reportedSent = new AtomicLong();
+    private final AtomicLong reportedReceived = new AtomicLong();
+    /** The pipes a closed socket is lingering over (their counts still flow until they are retired). */
+    private volatile List<Pipe> closing = List.of();
 
     SocketPeers(SocketBase socket) {
         this.socket = socket;
@@ -67,20 +73,56 @@ final class SocketPeers {
         return sum(p -> test.test(p) ? 1 : 0) > 0;
     }
 
-    /** A pipe was terminated (any thread): its counts join the totals of peers gone. */
-    void retire(long sent, long received) {
-        retiredSent.addAndGet(sent);
-        retiredReceived.addAndGet(received);
+    /** Close took these pipes to linger over (lock held): the totals count them until they are retired. */
+    void closing(List<Pipe> pipes) {
+        closing = pipes;
     }
 
-    /** Messages written to all connections, ever (peers gone included). */
+    void addRetiredSent(long n) {
+        if (n > 0) {
+            retiredSent.addAndGet(n);
+        }
+    }
+
+    void addRetiredReceived(long n) {
+        if (n > 0) {
+            retiredReceived.addAndGet(n);
+        }
+    }
+
+    /** Messages written to all connections, ever (peers gone included); never less than it returned before. */
     long sentCount() {
-        return retiredSent.get() + sum(Pipe::sentCount);
+        long total = retiredSent.get();
+        total += sumCounting(PipeCounters::sentNotForwarded);
+        return reportedSent.accumulateAndGet(total, Math::max);
     }
 
-    /** Messages received from all connections, ever (peers gone included). */
+    /** Messages received from all connections, ever (peers gone included); never less than it returned before. */
     long receivedCount() {
-        return retiredReceived.get() + sum(Pipe::receivedCount);
+        long total = retiredReceived.get();
+        total += sumCounting(PipeCounters::receivedNotForwarded);
+        return reportedReceived.accumulateAndGet(total, Math::max);
+    }
+
+    /** Sums {@code f} over the pipes whose counts are not all in the totals yet: the live ones, or close's. */
+    private long sumCounting(ToLongFunction<PipeCounters> f) {
+        socket.lock.lock();
+        try {
+            long n = 0;
+            if (socket.isClosed()) {
+                for (Pipe p : closing) {
+                    n += f.applyAsLong(p.counters());
+                }
+                return n;
+            }
+            socket.attached.processEvents();
+            for (Pipe p : livePipes()) {
+                n += f.applyAsLong(p.counters());
+            }
+            return n;
+        } finally {
+            socket.lock.unlock();
+        }
     }
 
     /** Releases what is queued for {@code pipe}; returns how many messages (counted as drops). */
@@ -117,7 +159,7 @@ final class SocketPeers {
 
     private static int discardOutput(Pipe p) {
         long before = p.droppedCount();
-        p.discardOutput();
+        p.discardOutputCounted();
         return (int) (p.droppedCount() - before);
     }
 
