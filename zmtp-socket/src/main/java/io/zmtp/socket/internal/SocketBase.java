@@ -41,7 +41,7 @@ import java.util.function.ToLongFunction;
 public abstract class SocketBase implements PipeListener {
     protected final SocketContext context;
     protected final ZmtpSocketType type;
-    protected final ReentrantLock lock = new ReentrantLock();
+    protected final ReentrantLock lock = new SocketLock();
     protected final Signal signal = new Signal();
     final AttachedPipes attached = new AttachedPipes(this);
     final SocketEndpoints endpoints = new SocketEndpoints(this);
