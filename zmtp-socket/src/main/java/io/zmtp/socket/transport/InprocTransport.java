@@ -17,7 +17,6 @@ import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zmtp.codec.ZmtpConfig;
 
 import java.nio.channels.ClosedChannelException;
@@ -145,8 +144,9 @@ public final class InprocTransport implements Transport {
         // the name not yet bound, didn't wait for its join (SocketBase.awaitInprocJoin), and with LINGER 0 lost
         // what it sent (InprocIT's send-and-close test, a fresh context's first connection, under load).
         // Completed on the loop, waited on by the binding thread; not the channel's own executor, which a channel
-        // that failed to register doesn't have.
-        ChannelPromise registered = new DefaultChannelPromise(f.channel(), GlobalEventExecutor.INSTANCE);
+        // that failed to register doesn't have, nor Netty's GlobalEventExecutor, whose thread (not a daemon) a
+        // late listener starts and which then kept a main that had closed its context alive for another second.
+        ChannelPromise registered = new DefaultChannelPromise(f.channel(), g.next());
         f.addListener(done -> {
             Channel server = f.channel();
             List<Waiting> ready;
