@@ -179,6 +179,11 @@ final class MessageBoxer {
         return ahead.take(this, nonce);
     }
 
+    /** The connection is gone: zeroes the key; nothing may be boxed after this. */
+    void close() {
+        salsa.destroy();
+    }
+
     private static FastThreadLocal<KeyStreamAhead> aheads() {
         return new FastThreadLocal<KeyStreamAhead>() {
             @Override

@@ -3,6 +3,8 @@ package io.zmtp.codec.mechanism;
 import io.netty.util.concurrent.FastThreadLocal;
 import org.bouncycastle.crypto.engines.Salsa20Engine;
 
+import java.util.Arrays;
+
 /**
  * The Salsa20 key stream of one key, restarted for each short nonce and handed out a block or several at a time as
  * little-endian longs, ready to XOR with data read a long at a time. The Salsa20 core is Bouncy Castle's
@@ -38,6 +40,12 @@ final class SalsaStream {
             state[1 + i] = CryptoBox.le32(key, 4 * i);
             state[11 + i] = CryptoBox.le32(key, 16 + 4 * i);
         }
+    }
+
+    /** Zeroes the key words (and the last block made): the stream is done with. */
+    void destroy() {
+        Arrays.fill(state, 0);
+        Arrays.fill(block, 0);
     }
 
     /**
