@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.zmtp.codec.mechanism.CurveMechanism;
+import io.zmtp.codec.mechanism.KeyStreamProbe;
 import io.zmtp.codec.mechanism.RecordingCurveRandom;
 import io.zmtp.codec.security.CurveKeyPair;
 import io.zmtp.codec.security.DefaultZmtpAuthenticator;
@@ -135,6 +136,24 @@ class ZmtpCurveTest {
             assertThat(stranger.failure().message()).endsWith("ERROR 400");
             assertThat(router.log()).noneMatch(e -> e.startsWith("msg") || e.startsWith("success"));
         }
+    }
+
+    @Test
+    void shouldLetGoOfTheKeyStreamMadeAheadWhenTheConnectionCloses() {
+        TestPeer dealer = client(ZmtpSocketType.DEALER, CLIENT, SERVER.publicKey());
+        TestPeer router = server(ZmtpSocketType.ROUTER);
+        try {
+            for (int i = 0; i < 5; i++) {
+                dealer.write(ZmtpMessage.of("request " + i));
+                TestPeer.pump(dealer, router);
+            }
+            // Both directions' boxes ran on this thread (embedded channels): the key stream made ahead is theirs.
+            assertThat(KeyStreamProbe.heldOnThisThread()).isTrue();
+        } finally {
+            dealer.close();
+            router.close();
+        }
+        assertThat(KeyStreamProbe.heldOnThisThread()).isFalse();
     }
 
     @Test

@@ -18,7 +18,7 @@ import java.util.Arrays;
  */
 final class SalsaStream {
     /** One wide core per I/O thread: making key stream never yields the thread, so connections can share it. */
-    private static final FastThreadLocal<SalsaLanes> LANES = new FastThreadLocal<SalsaLanes>() {
+    static final FastThreadLocal<SalsaLanes> LANES = new FastThreadLocal<SalsaLanes>() {
         @Override
         protected SalsaLanes initialValue() {
             return new SalsaLanes();
@@ -27,8 +27,8 @@ final class SalsaStream {
 
     /** Input block: constants, key, nonce (words 6, 7) and block counter (words 8, 9). */
     private final int[] state = new int[16];
-    /** The core's output for one block. */
-    private final int[] block = new int[16];
+    /** The core's output for one block (package-private for the tests). */
+    final int[] block = new int[16];
 
     /** @param key the 32-byte key (for CURVE messages: HSalsa20 of the connection key and the nonce prefix) */
     SalsaStream(byte[] key) {
@@ -98,5 +98,7 @@ final class SalsaStream {
                 keyStream[at + i] = (x[2 * i] & 0xFFFFFFFFL) | ((long) x[2 * i + 1] << 32);
             }
         }
+        // The last block is in keyStream now, whose owner zeroes it when done: this copy goes at once.
+        Arrays.fill(x, 0);
     }
 }
