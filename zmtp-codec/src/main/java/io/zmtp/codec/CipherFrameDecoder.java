@@ -13,7 +13,8 @@ import java.util.List;
  * Opens sealed frames (CURVE MESSAGE commands) into the clear-text ZMTP 3.x frames they carry, for the
  * {@link ZmtpFrameDecoder} after it, which reads them as it reads any connection's bytes: the message reader plug-in,
  * size limits and commands work the same over CURVE. Each read's frames are opened into one buffer, handed on at the
- * end of the read. Installed by {@link ZmtpHandshakeHandler} as {@link ZmtpHandshakeHandler#CIPHER_NAME}.
+ * end of the read. Installed by {@link ZmtpHandshakeHandler} as {@link ZmtpHandshakeHandler#CIPHER_NAME}; closes the
+ * cipher when removed (the connection's end).
  *
  * <p>A frame that fails to open (forged, tampered with, replayed, out of order, not a MESSAGE) closes the connection
  * with a logged reason and a {@link ZmtpProtocolErrorEvent}; nothing of it, or after it, reaches the application.
@@ -93,6 +94,18 @@ final class CipherFrameDecoder extends ByteToMessageDecoder {
         if (opened != null) {
             out.add(opened);
         }
+    }
+
+    /**
+     * The pipeline is torn down (the connection closed) or this handler removed: the cipher is closed with it, which
+     * zeroes its keys and lets go of the key stream it made ahead in this event loop's buffers (see
+     * {@code KeyStreamAhead}); until then a closed connection's boxers stayed reachable from there. This runs after
+     * {@code channelInactive}'s last decode. The encoder shares the cipher and, removed after this handler, seals
+     * nothing more (a write that still reaches it fails).
+     */
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        cipher.close();
     }
 
     private void fail(ChannelHandlerContext ctx, ByteBuf in, Exception cause) {

@@ -231,6 +231,8 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
         ChannelPipeline p = ctx.pipeline();
         String name = ctx.name();
         ZmtpFrameCipher cipher = version.hasCommands() ? mechanism.frameCipher() : null;
+        // The cipher is the connection's now; whatever else the handshake held (CURVE's transient keys) goes.
+        closeMechanism();
         p.addBefore(name, ENCODER_NAME, new ZmtpFrameEncoder(version, config.messageWriter(), cipher));
         if (cipher != null) {
             p.addAfter(name, CIPHER_NAME, new CipherFrameDecoder(cipher, config.maxMessageSize()));
@@ -261,6 +263,7 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
                 ? SecurityHandshake.errorFor(cause) : null;
         state = State.FAILED;
         cancelTimeout();
+        closeMechanism();
         SocketAddress remote = ctx.channel().remoteAddress();
         ZmtpHandshakeFailureReason reason = cause.reason();
         if (reason == ZmtpHandshakeFailureReason.CONNECTION_CLOSED || reason == ZmtpHandshakeFailureReason.TIMEOUT) {
@@ -285,6 +288,13 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
             ctx.writeAndFlush(buf).addListener(f -> ctx.close());
         } else {
             ctx.close();
+        }
+    }
+
+    /** Lets the mechanism zero its handshake's secrets: once the handshake is over, however it ended. */
+    private void closeMechanism() {
+        if (mechanism != null) {
+            mechanism.close();
         }
     }
 
@@ -318,6 +328,7 @@ public final class ZmtpHandshakeHandler extends ByteToMessageDecoder implements 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         cancelTimeout();
+        closeMechanism();
         if (pendingWrites != null && !pendingWrites.isEmpty()) {
             pendingWrites.removeAndFailAll(new ZmtpHandshakeException(
                     ZmtpHandshakeFailureReason.CONNECTION_CLOSED, "ZmtpHandshakeHandler removed before the handshake"));

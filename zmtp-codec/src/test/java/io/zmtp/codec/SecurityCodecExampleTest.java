@@ -16,7 +16,7 @@ class SecurityCodecExampleTest {
         CurveKeyPair clientKeys = CurveKeyPair.generate();
         // guide: codec start
         ZmtpConfig serverConfig = ZmtpConfig.builder(ZmtpSocketType.ROUTER)
-                .mechanism(CurveMechanism.server(serverKeys))          // one factory per server: it holds the cookie key
+                .mechanism(CurveMechanism.server(serverKeys))          // any number of connections, each its own keys
                 .authenticator(DefaultZmtpAuthenticator.builder().curveKey(clientKeys.publicKey()).build())
                 .build();
         ZmtpConfig clientConfig = ZmtpConfig.builder(ZmtpSocketType.DEALER)

@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.zmtp.codec.mechanism.CurveMechanism;
+import io.zmtp.codec.mechanism.KeyStreamProbe;
+import io.zmtp.codec.mechanism.RecordingCurveRandom;
 import io.zmtp.codec.security.CurveKeyPair;
 import io.zmtp.codec.security.DefaultZmtpAuthenticator;
 import io.zmtp.codec.security.Z85;
@@ -134,6 +136,75 @@ class ZmtpCurveTest {
             assertThat(stranger.failure().message()).endsWith("ERROR 400");
             assertThat(router.log()).noneMatch(e -> e.startsWith("msg") || e.startsWith("success"));
         }
+    }
+
+    @Test
+    void shouldLetGoOfTheKeyStreamMadeAheadWhenTheConnectionCloses() {
+        TestPeer dealer = client(ZmtpSocketType.DEALER, CLIENT, SERVER.publicKey());
+        TestPeer router = server(ZmtpSocketType.ROUTER);
+        try {
+            for (int i = 0; i < 5; i++) {
+                dealer.write(ZmtpMessage.of("request " + i));
+                TestPeer.pump(dealer, router);
+            }
+            // Both directions' boxes ran on this thread (embedded channels): the key stream made ahead is theirs.
+            assertThat(KeyStreamProbe.heldOnThisThread()).isTrue();
+        } finally {
+            dealer.close();
+            router.close();
+        }
+        assertThat(KeyStreamProbe.heldOnThisThread()).isFalse();
+    }
+
+    @Test
+    void shouldZeroBothSidesHandshakeSecretsOnceTheHandshakeIsDone() {
+        RecordingCurveRandom random = new RecordingCurveRandom();
+        try (TestPeer dealer = TestPeer.of(ZmtpConfig.builder(ZmtpSocketType.DEALER)
+                     .mechanism(random.client(CLIENT, SERVER.publicKey())));
+             TestPeer router = TestPeer.of(ZmtpConfig.builder(ZmtpSocketType.ROUTER)
+                     .mechanism(random.server(SERVER, System::nanoTime)))) {
+            dealer.write(ZmtpMessage.of("after"));
+            TestPeer.pump(dealer, router);
+            assertThat(router.log()).last().isEqualTo(msg("after"));
+            // c', s' and the cookie key.
+            assertThat(random.secrets()).hasSize(3).allSatisfy(k -> assertThat(k).containsOnly(0));
+        }
+    }
+
+    @Test
+    void shouldZeroTheServersHandshakeSecretsWhenTheConnectionClosesBeforeInitiate() {
+        RecordingCurveRandom serverRandom = new RecordingCurveRandom();
+        try (TestPeer dealer = client(ZmtpSocketType.DEALER, CLIENT, SERVER.publicKey());
+             TestPeer router = TestPeer.of(ZmtpConfig.builder(ZmtpSocketType.ROUTER)
+                     .mechanism(serverRandom.server(SERVER, System::nanoTime)))) {
+            pumpUntilWelcome(dealer, router, serverRandom);
+            router.channel.close();
+            assertThat(router.failure().reason()).isEqualTo(ZmtpHandshakeFailureReason.CONNECTION_CLOSED);
+            assertThat(serverRandom.secrets()).hasSize(2).allSatisfy(k -> assertThat(k).containsOnly(0));
+        }
+    }
+
+    @Test
+    void shouldZeroTheServersHandshakeSecretsWhenTheHandshakeTimesOut() {
+        RecordingCurveRandom serverRandom = new RecordingCurveRandom();
+        try (TestPeer dealer = client(ZmtpSocketType.DEALER, CLIENT, SERVER.publicKey());
+             TestPeer router = TestPeer.of(ZmtpConfig.builder(ZmtpSocketType.ROUTER)
+                     .mechanism(serverRandom.server(SERVER, System::nanoTime)))) {
+            pumpUntilWelcome(dealer, router, serverRandom);
+            router.advance(ZmtpConstants.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS);
+            assertThat(router.failure().reason()).isEqualTo(ZmtpHandshakeFailureReason.TIMEOUT);
+            assertThat(serverRandom.secrets()).hasSize(2).allSatisfy(k -> assertThat(k).containsOnly(0));
+        }
+    }
+
+    /** Shuttles bytes until the server has sent WELCOME, then stops: the client's INITIATE never arrives. */
+    private static void pumpUntilWelcome(TestPeer dealer, TestPeer router, RecordingCurveRandom serverRandom) {
+        for (int i = 0; i < 10 && serverRandom.cookieKeys().isEmpty(); i++) {
+            router.feed(dealer.outbound());
+            dealer.feed(router.outbound());
+        }
+        assertThat(serverRandom.cookieKeys()).hasSize(1);
+        assertThat(serverRandom.cookieKeys().get(0)).isNotEqualTo(new byte[32]);
     }
 
     @Test

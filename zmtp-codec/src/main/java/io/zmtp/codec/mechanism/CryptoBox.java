@@ -72,7 +72,17 @@ final class CryptoBox {
             int w = words[i];
             putLe32(x[w] - state[w], out, 4 * i);
         }
+        // Both hold the key's words (and x the result): the caller zeroes what it gets back, these are ours.
+        Arrays.fill(state, 0);
+        Arrays.fill(x, 0);
         return out;
+    }
+
+    /** The X25519 public key of {@code secretKey}. */
+    static byte[] publicKey(byte[] secretKey) {
+        byte[] pub = new byte[KEY_LENGTH];
+        X25519.scalarMultBase(secretKey, 0, pub, 0);
+        return pub;
     }
 
     /** {@code crypto_box_easy_afternm} / {@code crypto_secretbox_easy}: tag and ciphertext of {@code message}. */

@@ -16,6 +16,11 @@ import java.util.List;
  * transient key and a cookie; INITIATE returns the cookie with our permanent key, a vouch for our transient key and
  * our metadata; READY brings the server's metadata.
  *
+ * <p>Secrets go as soon as they are done with, as on the server ({@link CurveServerMechanism} lists why): our
+ * transient secret c' once INITIATE is sealed, the connection's key once READY opened and the cipher was expanded
+ * from it, HELLO's, WELCOME's and the vouch's keys at once, and all of them when the handshake fails
+ * ({@link #close}).
+ *
  * @see <a href="https://rfc.zeromq.org/spec/26/">26/CURVEZMQ</a>
  */
 final class CurveClientMechanism implements ZmtpMechanism {
@@ -27,10 +32,14 @@ final class CurveClientMechanism implements ZmtpMechanism {
     private final byte[] serverKey;
     private final ZmtpMetadata localMetadata;
     private final CurveRandom random;
-    private CurveKeyPair transientKeys;
+    /** Our transient secret c', from HELLO until INITIATE is sealed. */
+    private byte[] transientSecret;
+    private byte[] transientPublic;
     private State state = State.EXPECT_WELCOME;
-    /** The connection's key: our transient secret with the server's transient public key. */
+    /** The connection's key: our transient secret with the server's transient public key, until READY. */
     private byte[] key;
+    /** Made once READY opened; handed over once by {@link #frameCipher}. */
+    private CurveFrameCipher cipher;
     private long lastServerNonce;
     private ZmtpMetadata peerMetadata;
 
@@ -53,17 +62,28 @@ final class CurveClientMechanism implements ZmtpMechanism {
 
     @Override
     public List<ZmtpCommand> start() {
-        transientKeys = random.transientKeyPair();
-        byte[] helloKey = CryptoBox.beforenm(serverKey, transientKeys.secretKey());
+        transientSecret = random.transientSecretKey();
+        transientPublic = CryptoBox.publicKey(transientSecret);
+        byte[] helloKey = CryptoBox.beforenm(serverKey, transientSecret);
         byte[] box = CryptoBox.seal(helloKey, CryptoBox.nonce("CurveZMQHELLO---", 1), new byte[64]);
+        Arrays.fill(helloKey, (byte) 0);
         ByteBuf body = Unpooled.buffer(2 + 72 + 32 + 8 + box.length);
-        body.writeByte(1).writeByte(0).writeZero(72).writeBytes(transientKeys.publicKey()).writeLong(1)
-                .writeBytes(box);
+        body.writeByte(1).writeByte(0).writeZero(72).writeBytes(transientPublic).writeLong(1).writeBytes(box);
         return Collections.singletonList(new ZmtpCommand(ZmtpCommand.HELLO, body));
     }
 
     @Override
     public List<ZmtpCommand> handle(ZmtpCommand command) {
+        try {
+            return handleCommand(command);
+        } catch (RuntimeException e) {
+            // Every failure here ends the handshake: its secrets go now, not when the connection's close gets here.
+            close();
+            throw e;
+        }
+    }
+
+    private List<ZmtpCommand> handleCommand(ZmtpCommand command) {
         if (command.is(ZmtpCommand.ERROR)) {
             throw MechanismSupport.peerError(CurveMechanism.NAME, command);
         }
@@ -85,7 +105,7 @@ final class CurveClientMechanism implements ZmtpMechanism {
                     + WELCOME_LENGTH + ")");
         }
         byte[] w = ByteBufUtil.getBytes(welcome);
-        byte[] welcomeKey = CryptoBox.beforenm(serverKey, transientKeys.secretKey());
+        byte[] welcomeKey = CryptoBox.beforenm(serverKey, transientSecret);
         byte[] opened;
         try {
             opened = CryptoBox.open(welcomeKey, CryptoBox.nonce("WELCOME-", Arrays.copyOf(w, 16)), w, 16, 144);
@@ -93,21 +113,29 @@ final class CurveClientMechanism implements ZmtpMechanism {
             // The server does not hold the secret key of the public key we were given.
             throw MechanismSupport.authFailed("WELCOME from a server that does not have the expected key: "
                     + e.getMessage());
+        } finally {
+            Arrays.fill(welcomeKey, (byte) 0);
         }
         byte[] serverTransient = Arrays.copyOf(opened, 32);
         byte[] cookie = Arrays.copyOfRange(opened, 32, 128);
         byte[] vouchKey;
+        byte[] permanentSecret = permanent.secretKey();
         try {
-            key = CryptoBox.beforenm(serverTransient, transientKeys.secretKey());
-            vouchKey = CryptoBox.beforenm(serverTransient, permanent.secretKey());
+            key = CryptoBox.beforenm(serverTransient, transientSecret);
+            vouchKey = CryptoBox.beforenm(serverTransient, permanentSecret);
         } catch (CryptoBox.CryptoException e) {
             // A server (holding its key) that sends a low-order S' fails the agreement: refused, not an escape.
             throw MechanismSupport.authFailed("WELCOME with an unusable transient key: " + e.getMessage());
+        } finally {
+            Arrays.fill(permanentSecret, (byte) 0);
         }
+        // c' is done with: the connection's key holds all that is still needed of it.
+        Arrays.fill(transientSecret, (byte) 0);
+        transientSecret = null;
 
         byte[] vouchNonce = random.longNonce();
         byte[] vouchPlain = new byte[64];
-        System.arraycopy(transientKeys.publicKey(), 0, vouchPlain, 0, 32);
+        System.arraycopy(transientPublic, 0, vouchPlain, 0, 32);
         System.arraycopy(serverKey, 0, vouchPlain, 32, 32);
         byte[] vouchBox = CryptoBox.seal(vouchKey, CryptoBox.nonce("VOUCH---", vouchNonce), vouchPlain);
         Arrays.fill(vouchKey, (byte) 0);
@@ -141,6 +169,10 @@ final class CurveClientMechanism implements ZmtpMechanism {
         }
         lastServerNonce = nonce;
         peerMetadata = MechanismSupport.metadata(Unpooled.wrappedBuffer(metadata), "READY");
+        // HELLO was 1 and INITIATE 2: our messages go on from 3. The key is done with once the cipher expanded it.
+        cipher = new CurveFrameCipher(key, false, 3, lastServerNonce);
+        Arrays.fill(key, (byte) 0);
+        key = null;
     }
 
     @Override
@@ -153,9 +185,31 @@ final class CurveClientMechanism implements ZmtpMechanism {
         return peerMetadata;
     }
 
+    /** The connection's cipher, handed over once: from then on it is the connection's, which closes it. */
     @Override
     public ZmtpFrameCipher frameCipher() {
-        // HELLO was 1 and INITIATE 2: our messages go on from 3.
-        return new CurveFrameCipher(key, false, 3, lastServerNonce);
+        if (cipher == null) {
+            throw new IllegalStateException("CURVE client has no cipher to hand over (state " + state + ")");
+        }
+        CurveFrameCipher c = cipher;
+        cipher = null;
+        return c;
+    }
+
+    /** Zeroes every secret of the handshake still held, and closes a cipher never handed over. */
+    @Override
+    public void close() {
+        if (transientSecret != null) {
+            Arrays.fill(transientSecret, (byte) 0);
+            transientSecret = null;
+        }
+        if (key != null) {
+            Arrays.fill(key, (byte) 0);
+            key = null;
+        }
+        if (cipher != null) {
+            cipher.close();
+            cipher = null;
+        }
     }
 }

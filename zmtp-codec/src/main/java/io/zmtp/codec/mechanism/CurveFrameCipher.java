@@ -27,6 +27,7 @@ final class CurveFrameCipher implements ZmtpFrameCipher {
     private final MessageBoxer opener;
     private long nextNonce;
     private long lastPeerNonce;
+    private boolean closed;
 
     /**
      * @param key           the connection's precomputed key (client's transient with server's transient)
@@ -51,6 +52,9 @@ final class CurveFrameCipher implements ZmtpFrameCipher {
     public void seal(ByteBuf content, int index, int length, int flags, ByteBuf out) {
         if (length > Integer.MAX_VALUE - OVERHEAD - 9) {
             throw new ZmtpCodecException("frame of " + length + " bytes is too large to seal");
+        }
+        if (closed) {
+            throw new ZmtpCodecException("CURVE cipher is closed");
         }
         if (nextNonce == -1L) {
             // 2^64 - 1 boxes: unreachable in practice, but a wrapped nonce would reuse the key stream.
@@ -78,6 +82,9 @@ final class CurveFrameCipher implements ZmtpFrameCipher {
 
     @Override
     public int open(ByteBuf in, int length, ByteBuf out) {
+        if (closed) {
+            throw new ZmtpCodecException("CURVE cipher is closed");
+        }
         if (length < OVERHEAD) {
             throw new ZmtpCodecException("CURVE frame of " + length + " bytes (expected: >= " + OVERHEAD + ")");
         }
@@ -102,5 +109,15 @@ final class CurveFrameCipher implements ZmtpFrameCipher {
         // Only a box that opened moves the window: a forged nonce must not lock out the real ones.
         lastPeerNonce = nonce;
         return flags & (MORE | COMMAND);
+    }
+
+    /** Zeroes both directions' keys; the cipher refuses to seal or open from then on. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            sealer.close();
+            opener.close();
+        }
     }
 }

@@ -57,18 +57,17 @@ public final class CurveMechanism {
     }
 
     /**
-     * The server side. The factory keeps the cookie key its connections share, rotated every minute, so make one
-     * factory per server and reuse it.
+     * The server side. Each connection seals its cookie with a key of its own, zeroed once the cookie came back or
+     * the handshake ended ({@link CurveCookieKey} says why), so the factory holds nothing but the key pair.
      *
      * @param keys the server's permanent key pair; clients must know its public key
      */
     public static ZmtpMechanismFactory server(CurveKeyPair keys) {
         Objects.requireNonNull(keys, "keys");
-        CurveCookieKeys cookieKeys = new CurveCookieKeys();
         return new Factory("server " + keys.publicKeyZ85()) {
             @Override
             public ZmtpMechanism create(ZmtpMetadata localMetadata) {
-                return new CurveServerMechanism(keys, cookieKeys, localMetadata, CurveRandom.SECURE);
+                return new CurveServerMechanism(keys, System::nanoTime, localMetadata, CurveRandom.SECURE);
             }
         };
     }

@@ -1,20 +1,26 @@
 package io.zmtp.codec.mechanism;
 
-import io.zmtp.codec.security.CurveKeyPair;
+import org.bouncycastle.math.ec.rfc7748.X25519;
 
 import java.security.SecureRandom;
 
 /**
- * Where CURVE's per-connection secrets come from: transient key pairs and long nonces. A seam so a unit test can
- * replay a captured handshake byte for byte; everything else uses {@link #SECURE}.
+ * Where CURVE's per-connection secrets come from: transient secret keys, cookie keys and long nonces. A seam so a
+ * unit test can replay a captured handshake byte for byte, or keep the arrays it hands out to check they were
+ * zeroed; everything else uses {@link #SECURE}.
+ *
+ * <p>Secrets come as bare arrays that the caller owns, not as {@link io.zmtp.codec.security.CurveKeyPair}s: a key
+ * pair is immutable and hands out copies, so a transient secret held in one could never be zeroed.
  */
 interface CurveRandom {
     CurveRandom SECURE = new CurveRandom() {
         private final SecureRandom random = new SecureRandom();
 
         @Override
-        public CurveKeyPair transientKeyPair() {
-            return CurveKeyPair.generate(random);
+        public byte[] transientSecretKey() {
+            byte[] k = new byte[32];
+            X25519.generatePrivateKey(random, k);
+            return k;
         }
 
         @Override
@@ -32,12 +38,12 @@ interface CurveRandom {
         }
     };
 
-    /** A new transient key pair (C'/c' or S'/s'). */
-    CurveKeyPair transientKeyPair();
+    /** A new transient secret key (c' or s'), 32 bytes, owned by the caller. */
+    byte[] transientSecretKey();
 
     /** A new 16-byte long nonce (cookie, WELCOME, vouch). */
     byte[] longNonce();
 
-    /** A new 32-byte cookie key. */
+    /** A new 32-byte cookie key, owned by the caller. */
     byte[] cookieKey();
 }

@@ -1,5 +1,7 @@
 package io.zmtp.codec.mechanism;
 
+import java.util.Arrays;
+
 /**
  * Key stream made ahead for the next boxes of one direction of one connection: the first blocks of the Salsa20
  * streams of the short nonces {@code n, n + 1, ...}, made in one {@link SalsaLanes#boxes} call. A 1 KiB box needs 17
@@ -20,8 +22,15 @@ package io.zmtp.codec.mechanism;
  * were made uses what was made and continues its stream from there. How much to make ahead, and when to stop
  * trying, is the boxer's choice ({@link MessageBoxer}: it backs off when what it made went unused).
  *
- * <p>The blocks held are key stream of nonces not used yet: as secret as the connection's key, which is in the
- * same heap, and overwritten by the next fill. Branches here depend on nonces and lengths, which travel in clear.
+ * <p>What it holds, and for how long: only key stream of its owner's nonces not used yet, as secret as the
+ * connection's key, which is in the same heap. Key stream of a used nonce XORed with the recorded ciphertext is the
+ * clear text, so none of it stays: a box's blocks are zeroed as soon as the box is done with them ({@link #used}: one
+ * {@code Arrays.fill} over the box's region, about as many bytes as its stream, still in the cache; zeroing while
+ * sealing would only spread the same stores over the loop), what the owner's nonces moved past without taking (a
+ * skip, a box that took the ordinary path) as soon as that is seen ({@link #take}, {@link #passed}), another owner's
+ * leftovers when a fill replaces them, and all of it when the owner's connection closes ({@link #release}), which
+ * also drops the reference to the owner (and so to its subkey). So between boxes everything outside
+ * {@code [next, end)} is zero. Branches here depend on nonces and lengths, which travel in clear.
  */
 final class KeyStreamAhead {
     /**
@@ -39,18 +48,26 @@ final class KeyStreamAhead {
     private int blocksPerBox;
     /** Where the next box's blocks start in {@link #keyStream}. */
     private int next;
+    /** Where the last fill's blocks end: from {@link #next} to here is key stream not handed out, the rest is zero. */
+    private int end;
 
     /**
      * Makes the first {@code blocksPerBox} blocks of the next {@code boxes} boxes of {@code salsa}'s key from
      * {@code firstNonce} on, for {@code owner}; {@code boxes * blocksPerBox} is at most {@link #MAX_BLOCKS}.
      */
     void fill(Object owner, SalsaStream salsa, long firstNonce, int boxes, int blocksPerBox) {
+        int made = 8 * boxes * blocksPerBox;
         salsa.ahead(firstNonce, boxes, blocksPerBox, keyStream);
+        if (end > made) {
+            // What the last fill left beyond this one: another connection's, or nonces passed over.
+            Arrays.fill(keyStream, Math.max(next, made), end, 0L);
+        }
         this.owner = owner;
         this.nextNonce = firstNonce;
         this.left = boxes;
         this.blocksPerBox = blocksPerBox;
         this.next = 0;
+        this.end = made;
     }
 
     /**
@@ -58,7 +75,13 @@ final class KeyStreamAhead {
      * in {@link #keyStream} (it has {@link #blocksPerBox} blocks). Else -1.
      */
     int take(Object owner, long nonce) {
-        if (owner != this.owner || nonce != nextNonce || left == 0) {
+        if (owner != this.owner || left == 0) {
+            return -1;
+        }
+        if (nonce != nextNonce) {
+            // The owner's nonces moved on without this buffer: what is left is of nonces used elsewhere or never to
+            // be, or beyond a skip (made again if wanted).
+            drop();
             return -1;
         }
         int at = next;
@@ -66,6 +89,44 @@ final class KeyStreamAhead {
         nextNonce++;
         left--;
         return at;
+    }
+
+    /**
+     * The box handed out at {@code at} by {@link #take} is done: its blocks are zeroed. Called by every box that took
+     * some, before anything else can fill this buffer.
+     */
+    void used(int at) {
+        Arrays.fill(keyStream, at, at + 8 * blocksPerBox, 0L);
+    }
+
+    /**
+     * A box of {@code owner}'s took the ordinary path (too large to be made ahead): its nonce is used, so if this
+     * holds {@code owner}'s stream, it is of that nonce or beyond a nonce already used, and goes now.
+     */
+    void passed(Object owner) {
+        if (owner == this.owner && left > 0) {
+            drop();
+        }
+    }
+
+    /** {@code owner}'s connection is closed: if this holds its stream, it is zeroed and the owner forgotten. */
+    void release(Object owner) {
+        if (owner == this.owner) {
+            drop();
+            this.owner = null;
+        }
+    }
+
+    /** Zeroes what was not handed out; nothing is left to take. */
+    private void drop() {
+        Arrays.fill(keyStream, next, end, 0L);
+        next = end;
+        left = 0;
+    }
+
+    /** The boxer whose stream this is, or null (for the tests). */
+    Object owner() {
+        return owner;
     }
 
     /** Blocks made per box by the last {@link #fill}. */

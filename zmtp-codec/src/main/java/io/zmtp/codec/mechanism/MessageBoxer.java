@@ -3,6 +3,7 @@ package io.zmtp.codec.mechanism;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
 
+import java.util.Arrays;
 
 /**
  * XSalsa20-Poly1305 boxes ({@code crypto_secretbox}) for one direction of one connection's messages, with nothing
@@ -22,6 +23,11 @@ import io.netty.util.concurrent.FastThreadLocal;
  * made ahead for the direction's next nonces in one wide call ({@link KeyStreamAhead}, see {@link #ahead} for how
  * much and when); else they are made into a per-thread array, several at a time.
  *
+ * <p>No key stream outlives its box: whatever a box was given (made ahead or in the thread's array) is zeroed when
+ * it ends ({@link #finish}), and {@link #close} lets go of what was made ahead for this boxer (issue 35: key stream of
+ * a used nonce XORed with the recorded ciphertext is the clear text, and a closed connection's boxer, with its
+ * subkey, stayed reachable from the thread's buffers).
+ *
  * <p>Event-loop confined, like the connection it belongs to. Checked against Bouncy Castle's XSalsa20 and Poly1305
  * on random keys, nonces, lengths and buffer offsets ({@code MessageBoxerTest}) and libsodium's boxes (the CURVE
  * vectors).
@@ -29,8 +35,11 @@ import io.netty.util.concurrent.FastThreadLocal;
 final class MessageBoxer {
     /** Key-stream blocks made at once: as much as a frame needs, up to 16 KiB of stream. */
     private static final int MAX_BLOCKS = SalsaLanes.MAX_LANES;
-    /** One key-stream array per I/O thread: boxing never yields the thread, so connections can share it. */
-    private static final FastThreadLocal<long[]> KEY_STREAM = new FastThreadLocal<long[]>() {
+    /**
+     * One key-stream array per I/O thread: boxing never yields the thread, so connections can share it.
+     * Package-private for the tests, which check that nothing is left in it after a box.
+     */
+    static final FastThreadLocal<long[]> KEY_STREAM = new FastThreadLocal<long[]>() {
         @Override
         protected long[] initialValue() {
             return new long[8 * MAX_BLOCKS];
@@ -66,7 +75,8 @@ final class MessageBoxer {
         }
     };
 
-    private final SalsaStream salsa;
+    /** Package-private for the tests (its last block). */
+    final SalsaStream salsa;
     private final Poly1305Mac mac = new Poly1305Mac();
     /** This box's key stream (the thread's array or the one made ahead) and the next unused long in it, and its end. */
     private long[] keyStream;
@@ -74,6 +84,12 @@ final class MessageBoxer {
     private boolean keyStreamAhead;
     private int ksAt;
     private int ksEnd;
+    /** This box's blocks made ahead, and where they start in it, to zero when the box is done; or null. */
+    private KeyStreamAhead aheadTaken;
+    private int aheadAt;
+    /** The thread's array if this box made blocks into it, and how far, to zero when the box is done; or null. */
+    private long[] threadStream;
+    private int threadEnd;
     /** Blocks to make at the next fill; boxes of the last fill not yet used up (0: none pending). */
     private int fillLanes = MIN_FILL_LANES;
     private int fillBoxes;
@@ -95,7 +111,7 @@ final class MessageBoxer {
         }
         byte[] subkey = CryptoBox.hsalsa20(key, p);
         salsa = new SalsaStream(subkey);
-        java.util.Arrays.fill(subkey, (byte) 0);
+        Arrays.fill(subkey, (byte) 0);
     }
 
     /**
@@ -111,6 +127,8 @@ final class MessageBoxer {
             if (at >= 0) {
                 long[] ks = ahead.keyStream;
                 int made = ahead.blocksPerBox();
+                aheadTaken = ahead;
+                aheadAt = at;
                 keyStream = ks;
                 keyStreamAhead = true;
                 ksAt = at + 4;
@@ -121,6 +139,12 @@ final class MessageBoxer {
                 salsa.seek(made);
                 return;
             }
+        } else {
+            // Too large to be made ahead: should the buffer hold this nonce's first blocks, they are used now.
+            KeyStreamAhead ahead = aheads.getIfExists();
+            if (ahead != null) {
+                ahead.passed(this);
+            }
         }
         long[] ks = KEY_STREAM.get();
         keyStream = ks;
@@ -128,6 +152,8 @@ final class MessageBoxer {
         salsa.start(nonce);
         salsa.next(ks, blocks);
         ksEnd = 8 * blocks;
+        threadStream = ks;
+        threadEnd = ksEnd;
         mac.init(ks[0], ks[1], ks[2], ks[3]);
         ksAt = 4;
     }
@@ -179,6 +205,41 @@ final class MessageBoxer {
         return ahead.take(this, nonce);
     }
 
+    /**
+     * The box is done: every block of key stream it was given, made ahead or in the thread's array, is zeroed now
+     * (XORed with the recorded ciphertext it would be the clear text): one fill over each region the box used, about
+     * as many bytes as its stream and still in the cache. In a {@code finally}: a box that throws midway is done too.
+     */
+    private void finish() {
+        keyStream = null;
+        if (aheadTaken != null) {
+            aheadTaken.used(aheadAt);
+            aheadTaken = null;
+        }
+        if (threadStream != null) {
+            Arrays.fill(threadStream, 0, threadEnd, 0L);
+            threadStream = null;
+            threadEnd = 0;
+        }
+    }
+
+    /**
+     * The connection is gone: lets go of this thread's key stream made ahead if it is this boxer's (zeroed, and the
+     * reference to this boxer dropped) and zeroes the key; nothing may be boxed after this. On the thread that boxed
+     * (the connection's event loop), as the buffers are per thread.
+     */
+    void close() {
+        KeyStreamAhead sealing = SEAL_AHEAD.getIfExists();
+        if (sealing != null) {
+            sealing.release(this);
+        }
+        KeyStreamAhead opening = OPEN_AHEAD.getIfExists();
+        if (opening != null) {
+            opening.release(this);
+        }
+        salsa.destroy();
+    }
+
     private static FastThreadLocal<KeyStreamAhead> aheads() {
         return new FastThreadLocal<KeyStreamAhead>() {
             @Override
@@ -202,27 +263,30 @@ final class MessageBoxer {
         int tagAt = out.writerIndex();
         int at = tagAt + CryptoBox.TAG_LENGTH;
         begin(nonce, n, SEAL_AHEAD);
-        long[] ks = keyStream;
-        int k = ksAt;
-        if (length >= 15) {
-            // The first block: the flags byte and the frame's first 15 bytes.
-            long y0 = ((flags & 0xFF) | (content.getLongLE(index) << 8)) ^ ks[k];
-            long y1 = content.getLongLE(index + 7) ^ ks[k + 1];
-            out.setLongLE(at, y0);
-            out.setLongLE(at + 8, y1);
-            mac.block(y0, y1);
-            ksAt = k + 2;
-            crypt(content, index + 15, out, at + 16, length - 15, true);
-        } else {
-            long x0 = (flags & 0xFF) | (gather(content, index, Math.min(length, 7)) << 8);
-            long x1 = length > 7 ? gather(content, index + 7, length - 7) : 0;
-            lastBlock(x0, x1, n, out, at, true);
+        try {
+            long[] ks = keyStream;
+            int k = ksAt;
+            if (length >= 15) {
+                // The first block: the flags byte and the frame's first 15 bytes.
+                long y0 = ((flags & 0xFF) | (content.getLongLE(index) << 8)) ^ ks[k];
+                long y1 = content.getLongLE(index + 7) ^ ks[k + 1];
+                out.setLongLE(at, y0);
+                out.setLongLE(at + 8, y1);
+                mac.block(y0, y1);
+                ksAt = k + 2;
+                crypt(content, index + 15, out, at + 16, length - 15, true);
+            } else {
+                long x0 = (flags & 0xFF) | (gather(content, index, Math.min(length, 7)) << 8);
+                long x1 = length > 7 ? gather(content, index + 7, length - 7) : 0;
+                lastBlock(x0, x1, n, out, at, true);
+            }
+        } finally {
+            finish();
         }
         mac.finish();
         out.setLongLE(tagAt, mac.tag0());
         out.setLongLE(tagAt + 8, mac.tag1());
         out.writerIndex(at + n);
-        keyStream = null;
     }
 
     /**
@@ -244,36 +308,39 @@ final class MessageBoxer {
         out.ensureWritable(n - 1);
         int w = out.writerIndex();
         begin(nonce, n, OPEN_AHEAD);
-        long[] ks = keyStream;
-        int k = ksAt;
         int flags;
-        if (n >= 16) {
-            long x0 = in.getLongLE(s);
-            long x1 = in.getLongLE(s + 8);
-            mac.block(x0, x1);
-            long y0 = x0 ^ ks[k];
-            long y1 = x1 ^ ks[k + 1];
-            flags = (int) y0 & 0xFF;
-            // The block's other 15 bytes are the frame's first.
-            out.setLongLE(w, (y0 >>> 8) | (y1 << 56));
-            scatter(out, w + 8, y1 >>> 8, 7);
-            ksAt = k + 2;
-            crypt(in, s + 16, out, w + 15, n - 16, false);
-        } else {
-            long x0 = gather(in, s, Math.min(n, 8));
-            long x1 = n > 8 ? gather(in, s + 8, n - 8) : 0;
-            mac.lastBlock(x0, x1, n);
-            long y0 = x0 ^ ks[k];
-            long y1 = x1 ^ ks[k + 1];
-            flags = (int) y0 & 0xFF;
-            scatter(out, w, y0 >>> 8, Math.min(n - 1, 7));
-            if (n > 8) {
-                scatter(out, w + 7, y1, n - 8);
+        try {
+            long[] ks = keyStream;
+            int k = ksAt;
+            if (n >= 16) {
+                long x0 = in.getLongLE(s);
+                long x1 = in.getLongLE(s + 8);
+                mac.block(x0, x1);
+                long y0 = x0 ^ ks[k];
+                long y1 = x1 ^ ks[k + 1];
+                flags = (int) y0 & 0xFF;
+                // The block's other 15 bytes are the frame's first.
+                out.setLongLE(w, (y0 >>> 8) | (y1 << 56));
+                scatter(out, w + 8, y1 >>> 8, 7);
+                ksAt = k + 2;
+                crypt(in, s + 16, out, w + 15, n - 16, false);
+            } else {
+                long x0 = gather(in, s, Math.min(n, 8));
+                long x1 = n > 8 ? gather(in, s + 8, n - 8) : 0;
+                mac.lastBlock(x0, x1, n);
+                long y0 = x0 ^ ks[k];
+                long y1 = x1 ^ ks[k + 1];
+                flags = (int) y0 & 0xFF;
+                scatter(out, w, y0 >>> 8, Math.min(n - 1, 7));
+                if (n > 8) {
+                    scatter(out, w + 7, y1, n - 8);
+                }
             }
+        } finally {
+            finish();
         }
         in.readerIndex(r + length);
         out.writerIndex(w + n - 1);
-        keyStream = null;
         mac.finish();
         if (!mac.matches(expected0, expected1)) {
             throw new CryptoBox.CryptoException("MESSAGE box does not open: tampered with or forged");
@@ -451,10 +518,13 @@ final class MessageBoxer {
             // The stream started in key stream made ahead: go on in the thread's array, not over the next boxes'.
             keyStream = KEY_STREAM.get();
             keyStreamAhead = false;
+            threadStream = keyStream;
         }
         salsa.next(keyStream, blocks);
         ksAt = 0;
         ksEnd = 8 * blocks;
+        // Refills shrink as the box nears its end: what an earlier one wrote beyond this one is zeroed too.
+        threadEnd = Math.max(threadEnd, ksEnd);
     }
 
     /** {@code count} (0 to 8) bytes from {@code at} as a little-endian long. */

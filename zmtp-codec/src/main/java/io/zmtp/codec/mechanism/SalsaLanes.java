@@ -23,7 +23,8 @@ import java.util.Arrays;
  * ({@link #blocks}) or the first blocks of several boxes' streams ({@link #boxes}: a CurveZMQ direction's next short
  * nonces, which is how a 1 KiB box, 17 blocks, gets the wide core; see {@link KeyStreamAhead}).
  *
- * <p>One per I/O thread ({@link SalsaStream} keeps it in a thread local, 20 KiB); nothing allocated per use.
+ * <p>One per I/O thread ({@link SalsaStream} keeps it in a thread local, 20 KiB); nothing allocated per use. Its
+ * words are zeroed after each call: they are the key stream just written out, which only the caller may keep.
  *
  * @see <a href="https://cr.yp.to/snuffle/spec.pdf">Salsa20 specification</a>
  */
@@ -47,7 +48,8 @@ final class SalsaLanes {
     private static final int[] QUARTERS = {0, 4, 8, 12, 5, 9, 13, 1, 10, 14, 2, 6, 15, 3, 7, 11,
         0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14};
 
-    private final int[][] words = new int[16][MAX_LANES];
+    /** Word {@code k} of lane {@code l} is {@code words[k][l]} (package-private for the tests). */
+    final int[][] words = new int[16][MAX_LANES];
     /** Blocks per {@link SalsaVectorCore} group, or 0 for the auto-vectorized loops. */
     private final int vectorLanes;
     private final VectorWatch watch = VectorWatch.salsa();
@@ -120,18 +122,26 @@ final class SalsaLanes {
      */
     private void run(int[] state, int n, long[] keyStream, boolean vector) {
         int[][] x = words;
+        int computed = n;
         if (vector) {
             long mark = watch.begin();
             // Whole groups: the last may run past n into lanes left from earlier calls (the arrays hold MAX_LANES, a
             // multiple of the group); their words are never written out.
-            for (int from = 0; from < n; from += vectorLanes) {
+            int from = 0;
+            for (; from < n; from += vectorLanes) {
                 SalsaVectorCore.group(state, nonceLo, nonceHi, counterLo, counterHi, from, x);
             }
             watch.end(mark);
+            computed = from;
         } else {
             loops(state, n, x);
         }
         writeOut(x, n, keyStream);
+        // The words are the key stream too (and the past-n lanes of a group key stream of nonces that may be used):
+        // the caller decides how long its copy lives, this one goes now. 64 bytes a block, as written out.
+        for (int k = 0; k < 16; k++) {
+            Arrays.fill(x[k], 0, computed, 0);
+        }
     }
 
     /** The rounds and the input added back, as auto-vectorized loops over the lanes. */

@@ -3,6 +3,8 @@ package io.zmtp.codec.mechanism;
 import io.netty.util.concurrent.FastThreadLocal;
 import org.bouncycastle.crypto.engines.Salsa20Engine;
 
+import java.util.Arrays;
+
 /**
  * The Salsa20 key stream of one key, restarted for each short nonce and handed out a block or several at a time as
  * little-endian longs, ready to XOR with data read a long at a time. The Salsa20 core is Bouncy Castle's
@@ -16,7 +18,7 @@ import org.bouncycastle.crypto.engines.Salsa20Engine;
  */
 final class SalsaStream {
     /** One wide core per I/O thread: making key stream never yields the thread, so connections can share it. */
-    private static final FastThreadLocal<SalsaLanes> LANES = new FastThreadLocal<SalsaLanes>() {
+    static final FastThreadLocal<SalsaLanes> LANES = new FastThreadLocal<SalsaLanes>() {
         @Override
         protected SalsaLanes initialValue() {
             return new SalsaLanes();
@@ -25,8 +27,8 @@ final class SalsaStream {
 
     /** Input block: constants, key, nonce (words 6, 7) and block counter (words 8, 9). */
     private final int[] state = new int[16];
-    /** The core's output for one block. */
-    private final int[] block = new int[16];
+    /** The core's output for one block (package-private for the tests). */
+    final int[] block = new int[16];
 
     /** @param key the 32-byte key (for CURVE messages: HSalsa20 of the connection key and the nonce prefix) */
     SalsaStream(byte[] key) {
@@ -38,6 +40,12 @@ final class SalsaStream {
             state[1 + i] = CryptoBox.le32(key, 4 * i);
             state[11 + i] = CryptoBox.le32(key, 16 + 4 * i);
         }
+    }
+
+    /** Zeroes the key words (and the last block made): the stream is done with. */
+    void destroy() {
+        Arrays.fill(state, 0);
+        Arrays.fill(block, 0);
     }
 
     /**
@@ -90,5 +98,7 @@ final class SalsaStream {
                 keyStream[at + i] = (x[2 * i] & 0xFFFFFFFFL) | ((long) x[2 * i + 1] << 32);
             }
         }
+        // The last block is in keyStream now, whose owner zeroes it when done: this copy goes at once.
+        Arrays.fill(x, 0);
     }
 }

@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBuf;
  * Carries a connection's frames once a mechanism that encrypts (CURVE) has finished its handshake: each frame
  * (message frames and commands alike) is sealed into one frame of its own on the way out, and each such frame is
  * opened on the way in. One instance per connection, called on its event loop only; it keeps the state of both
- * directions (keys, nonces), so it must never be shared.
+ * directions (keys, nonces), so it must never be shared, and is {@linkplain #close closed} with the connection.
  *
  * @see <a href="https://rfc.zeromq.org/spec/25/">25/ZMTP-CURVE, "The MESSAGE Command"</a>
  */
@@ -42,4 +42,12 @@ public interface ZmtpFrameCipher {
      *                                          replayed or out of order
      */
     int open(ByteBuf in, int length, ByteBuf out);
+
+    /**
+     * The connection is gone (its pipeline is being torn down): zero the keys and let go of anything kept for this
+     * connection outside it (per-thread buffers). Called on the connection's event loop, possibly more than once;
+     * {@link #seal} and {@link #open} may throw after it. The default does nothing.
+     */
+    default void close() {
+    }
 }

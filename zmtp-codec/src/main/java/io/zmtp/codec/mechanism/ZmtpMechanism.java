@@ -21,7 +21,7 @@ import java.util.List;
  *
  * <h2>After the handshake</h2>
  * A mechanism that encrypts (CURVE) returns a {@link ZmtpFrameCipher} from {@link #frameCipher()}; every frame then
- * travels through it.
+ * travels through it. Whatever the outcome, the handler then calls {@link #close()}.
  *
  * @see <a href="https://rfc.zeromq.org/spec/23/">23/ZMTP (ZMTP 3.0), "Authentication and Confidentiality"</a>
  * @see <a href="https://rfc.zeromq.org/spec/24/">24/ZMTP-PLAIN</a>
@@ -68,8 +68,21 @@ public interface ZmtpMechanism {
     /** The peer's metadata, once {@link #isComplete()}. */
     ZmtpMetadata peerMetadata();
 
-    /** Once {@link #isComplete()}: what carries the frames from now on, or {@code null} for clear text. */
+    /**
+     * Once {@link #isComplete()}: what carries the frames from now on, or {@code null} for clear text. Asked once; a
+     * cipher returned belongs to the connection from then on, which {@linkplain ZmtpFrameCipher#close closes} it.
+     */
     default ZmtpFrameCipher frameCipher() {
         return null;
+    }
+
+    /**
+     * The handshake is over, whatever its outcome: done (after {@link #frameCipher()} was taken), failed, or cut
+     * short by the connection closing or the handler being removed. A mechanism zeroes here whatever secrets of the
+     * handshake it still holds (CURVE: transient keys, the cookie key; see docs/security.md), so that reading the
+     * process's memory later opens no recorded session. May be called more than once, and nothing else is called
+     * after it. The default does nothing.
+     */
+    default void close() {
     }
 }

@@ -181,8 +181,9 @@ class CurveHandshakeVectorTest {
         Deque<byte[]> nonces = new ArrayDeque<>(List.of(COOKIE_NONCE, WELCOME_NONCE));
         CurveRandom replay = new CurveRandom() {
             @Override
-            public CurveKeyPair transientKeyPair() {
-                return CurveKeyPair.fromSecretKey(SERVER_TRANSIENT_SECRET);
+            public byte[] transientSecretKey() {
+                // A copy: the mechanism zeroes the one it is given.
+                return SERVER_TRANSIENT_SECRET.clone();
             }
 
             @Override
@@ -195,10 +196,9 @@ class CurveHandshakeVectorTest {
                 return COOKIE_KEY.clone();
             }
         };
-        CurveCookieKeys cookieKeys = new CurveCookieKeys(replay, () -> 0L, Long.MAX_VALUE);
         ZmtpMetadata routerMetadata = ZmtpMetadata.builder().socketType(ZmtpSocketType.ROUTER).build();
         CurveServerMechanism server = new CurveServerMechanism(
-                CurveKeyPair.fromSecretKey(CurveTestKeys.SERVER_SECRET), cookieKeys, routerMetadata, replay);
+                CurveKeyPair.fromSecretKey(CurveTestKeys.SERVER_SECRET), () -> 0L, routerMetadata, replay);
         assertThat(server.start()).isEmpty();
 
         List<ZmtpCommand> welcome = server.handle(command(frame("L> HELLO", 0)));
