@@ -19,6 +19,7 @@
 #   RERUNS=2              times a failed test is run again alone (JeroMQ's own build reruns a failure 5 times)
 #   NO_BUILD=1            use the jars already in target/ instead of running ./mvnw package
 #   MVNW_FLAGS="-B -q"    flags for the ./mvnw calls (add -o to stay offline)
+#   REPORT_ONLY=1         print the report of the last run again, running nothing
 # Output: the summary and breakdown on stdout, also in target/jeromq-acceptance/report.txt; each class's output in
 # target/jeromq-acceptance/<build>/logs/, one line per test in <build>/results.txt.
 set -euo pipefail
@@ -45,16 +46,26 @@ say() { echo "jeromq-tests.sh: $*" >&2; }
 allowed='^zmq\.(ZMQ|ZError|util\.Utils|util\.AndroidProblematic|util\.Errno|util\.function\.[A-Za-z]+|io\.mechanism\.curve\.Curve)$'
 
 # 1. JeroMQ's test sources at v0.6.0.
-rm -rf "$src"
-mkdir -p "$src"
+# JeroMQ's build also needs the one test helper of JeroMQ that its jar lacks (the others are in the jar); ours gets
+# acceptance/shims/ instead.
+helpers=$out/jeromq-helpers
+helper_files="src/test/java/zmq/util/AndroidProblematic.java"
+rm -rf "$src" "$helpers"
+mkdir -p "$src" "$helpers"
 if git --git-dir="$checkout" rev-parse -q --verify "$tag^{commit}" >/dev/null 2>&1; then
   git --git-dir="$checkout" archive "$tag" src/test/java/org/zeromq | tar -x -C "$src" --strip-components=3
+  git --git-dir="$checkout" archive "$tag" $helper_files | tar -x -C "$helpers" --strip-components=3
   version="$tag ($(git --git-dir="$checkout" rev-parse --short "$tag^{commit}"))"
 elif git -C "$checkout" rev-parse -q --verify "$tag^{commit}" >/dev/null 2>&1; then
   git -C "$checkout" archive "$tag" src/test/java/org/zeromq | tar -x -C "$src" --strip-components=3
+  git -C "$checkout" archive "$tag" $helper_files | tar -x -C "$helpers" --strip-components=3
   version="$tag ($(git -C "$checkout" rev-parse --short "$tag^{commit}"))"
 elif [ -d "$checkout/src/test/java/org/zeromq" ]; then
   cp -r "$checkout/src/test/java/org" "$src/"
+  for f in $helper_files; do
+    mkdir -p "$helpers/$(dirname "${f#src/test/java/}")"
+    cp "$checkout/$f" "$helpers/${f#src/test/java/}"
+  done
   version="the tree at $checkout"
 else
   say "$checkout is neither a JeroMQ git repository with tag $tag nor a tree with src/test/java/org/zeromq"
@@ -86,7 +97,7 @@ grep -lR --include='*.java' '@Test' "$src" | sed "s|^$src/||; s|\.java\$||; s|/|
 
 # The test methods of a class, from its source: for a class that doesn't compile on a build.
 methods_of() {
-  awk '/@Test/ {t = 1; next} t && /void[ \t]+[A-Za-z0-9_]+[ \t]*\(/ {
+  awk '/^[ \t]*@Test/ {t = 1; next} t && /void[ \t]+[A-Za-z0-9_]+[ \t]*\(/ {
          match($0, /void[ \t]+[A-Za-z0-9_]+/); m = substr($0, RSTART, RLENGTH); sub(/void[ \t]+/, "", m); print m; t = 0 }' \
     "$src/${1//.//}.java"
 }
@@ -106,7 +117,7 @@ done
 junit_cp=$lib/junit-4.13.2.jar:$lib/hamcrest-core-1.3.jar
 
 # 4. This worktree's zmtp-jeromq and its runtime class path.
-if [ "${NO_BUILD:-}" != 1 ]; then
+if [ "${NO_BUILD:-}" != 1 ] && [ "${REPORT_ONLY:-}" != 1 ]; then
   say "building zmtp-jeromq (./mvnw package -DskipTests -pl zmtp-jeromq -am)"
   (cd "$root" && ./mvnw $mvnw_flags package dependency:build-classpath -DskipTests -Dmaven.javadoc.skip=true \
     -Dmaven.source.skip=true -pl zmtp-jeromq -am -Dmdep.includeScope=runtime -Dmdep.outputFile="$out/zmtp.classpath")
@@ -129,8 +140,10 @@ compile() { # build class-path
   : >"$dir/uncompiled.txt"
   if [ "$build" = zmtp ]; then
     find "$here/shims" -name '*.java' >"$dir/shims.txt"
-    javac -nowarn -encoding UTF-8 -cp "$cp" -d "$dir/classes" @"$dir/shims.txt"
+  else
+    find "$helpers" -name '*.java' >"$dir/shims.txt"
   fi
+  javac -nowarn -encoding UTF-8 -cp "$cp" -d "$dir/classes" @"$dir/shims.txt"
   find "$src" -name '*.java' | sort >"$dir/sources.txt"
   while [ -s "$dir/sources.txt" ]; do
     if javac -nowarn -encoding UTF-8 -proc:none -Xmaxerrs 10000 -cp "$dir/classes:$cp:$junit_cp" -d "$dir/classes" \
@@ -185,6 +198,7 @@ run() { # build class-path
 }
 
 for build in $builds; do
+  [ "${REPORT_ONLY:-}" = 1 ] && break
   case $build in
     zmtp) cp=$zmtp_cp ;;
     jeromq) cp=$jeromq_cp ;;
@@ -194,10 +208,15 @@ for build in $builds; do
   run "$build" "$cp"
 done
 
+if [ "${REPORT_ONLY:-}" != 1 ]; then
+  echo "zmtp-jeromq at $commit; run $(date -u '+%Y-%m-%d %H:%M UTC'); TEST_TIMEOUT=$test_timeout RERUNS=$reruns" \
+    >"$out/run-info.txt"
+fi
+
 # 7. The report.
 report() {
   echo "JeroMQ's own tests on zmtp-jeromq: JeroMQ $version, src/test/java/org/zeromq"
-  echo "zmtp-jeromq at $commit; $(date -u '+%Y-%m-%d %H:%M UTC'); TEST_TIMEOUT=$test_timeout RERUNS=$reruns"
+  cat "$out/run-info.txt"
   echo
   echo "Not selected (they use JeroMQ's internals beyond the zmq.* test helpers):"
   sed 's/^/  /' "$out/excluded.txt"
@@ -206,11 +225,10 @@ report() {
     FNR == 1 { build = FILENAME; sub(/\/results\.txt$/, "", build); sub(/.*\//, "", build) }
     $1 == "TEST" { next }
     {
-      id = $2; split(id, p, "#"); cls = p[1]; sub(/^org\.zeromq\./, "", cls)
+      id = $2; split(id, parts, "#"); cls = parts[1]; sub(/^org\.zeromq\./, "", cls)
       if (!(cls in known)) { known[cls] = 1; classes[nc++] = cls }
-      if (!((build, id) in res)) { tests[cls] = tests[cls] " " id }
       res[build, id] = $1
-      if (!(id in all)) { all[id] = 1; total[cls]++; count++ }
+      if (!(id in all)) { all[id] = 1; total[cls]++; count++; tests[cls] = tests[cls] " " id }
       if ($1 == "FAIL") { why[build, id] = $0; sub(/^FAIL [^ ]+ /, "", why[build, id]) }
       if ($1 == "PASS" && $3 > 0) { flaky[build, id] = $3 }
     }
