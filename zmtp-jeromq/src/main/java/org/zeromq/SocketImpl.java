@@ -212,9 +212,12 @@ abstract class SocketImpl extends SocketSecurityAccess {
         return send(data, ZMQ.SNDMORE);
     }
 
-    /** Queues {@code data} as a frame (not copied: don't change the array until the message is written). */
+    /**
+     * Queues {@code data} as a frame (not copied: don't change the array until the message is written); null is an
+     * empty frame, as in JeroMQ.
+     */
     public boolean send(byte[] data, int flags) {
-        return sendFrame(Unpooled.wrappedBuffer(data), flags, 0, null);
+        return sendFrame(data == null ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(data), flags, 0, null);
     }
 
     /** As {@link #send(byte[], int)}; {@code token}'s {@code cancel()} stops a blocked send with ECANCELED. */

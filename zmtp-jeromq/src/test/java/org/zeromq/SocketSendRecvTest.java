@@ -34,6 +34,18 @@ class SocketSendRecvTest {
         assertThat(s[1].hasReceiveMore()).isFalse();
     }
 
+    /** A null array is sent as an empty frame, as JeroMQ's (its TestProxy's DEALER sends its delimiter so). */
+    @Test
+    void aNullArrayIsAnEmptyFrame() {
+        ZMQ.Socket[] s = pair("null-frame");
+        assertThat(s[0].send((byte[]) null, ZMQ.SNDMORE)).isTrue();
+        assertThat(s[0].send((byte[]) null)).isTrue();
+        assertThat(s[1].recv()).isEmpty();
+        assertThat(s[1].hasReceiveMore()).isTrue();
+        assertThat(s[1].recv()).isEmpty();
+        assertThat(s[1].hasReceiveMore()).isFalse();
+    }
+
     @Test
     void framesSentWithSndMoreArriveAsOneMessageAFrameAtATime() {
         ZMQ.Socket[] s = pair("multipart");
