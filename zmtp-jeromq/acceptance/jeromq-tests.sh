@@ -20,6 +20,7 @@
 #   NO_BUILD=1            use the jars already in target/ instead of running ./mvnw package
 #   MVNW_FLAGS="-B -q"    flags for the ./mvnw calls (add -o to stay offline)
 #   REPORT_ONLY=1         print the report of the last run again, running nothing
+# The report covers both builds whenever both have results: BUILDS=zmtp runs ours again against JeroMQ's last run.
 # Output: the summary and breakdown on stdout, also in target/jeromq-acceptance/report.txt; each class's output in
 # target/jeromq-acceptance/<build>/logs/, one line per test in <build>/results.txt.
 set -euo pipefail
@@ -120,7 +121,7 @@ junit_cp=$lib/junit-4.13.2.jar:$lib/hamcrest-core-1.3.jar
 if [ "${NO_BUILD:-}" != 1 ] && [ "${REPORT_ONLY:-}" != 1 ]; then
   say "building zmtp-jeromq (./mvnw package -DskipTests -pl zmtp-jeromq -am)"
   (cd "$root" && ./mvnw $mvnw_flags package dependency:build-classpath -DskipTests -Dmaven.javadoc.skip=true \
-    -Dmaven.source.skip=true -pl zmtp-jeromq -am -Dmdep.includeScope=runtime -Dmdep.outputFile="$out/zmtp.classpath")
+    -Dmaven.source.skip=true -pl zmtp-jeromq -am -DincludeScope=runtime -Dmdep.outputFile="$out/zmtp.classpath")
 fi
 [ -f "$out/zmtp.classpath" ] || { say "no $out/zmtp.classpath: run without NO_BUILD=1 once"; exit 2; }
 module_jar=$(ls "$module"/target/zmtp-jeromq-*.jar | grep -vE -- '-(sources|javadoc|tests)\.jar$' | head -1)
@@ -209,14 +210,20 @@ for build in $builds; do
 done
 
 if [ "${REPORT_ONLY:-}" != 1 ]; then
-  echo "zmtp-jeromq at $commit; run $(date -u '+%Y-%m-%d %H:%M UTC'); TEST_TIMEOUT=$test_timeout RERUNS=$reruns" \
-    >"$out/run-info.txt"
+  for build in $builds; do
+    echo "$build: zmtp-jeromq at $commit; run $(date -u '+%Y-%m-%d %H:%M UTC'); TEST_TIMEOUT=$test_timeout" \
+      "RERUNS=$reruns" >"$out/$build/run-info.txt"
+  done
 fi
+# The report covers every build that has results, so BUILDS=zmtp reruns ours against JeroMQ's last results.
+builds=$(for build in zmtp jeromq; do [ -f "$out/$build/results.txt" ] && echo "$build"; done | tr '\n' ' ')
 
 # 7. The report.
 report() {
   echo "JeroMQ's own tests on zmtp-jeromq: JeroMQ $version, src/test/java/org/zeromq"
-  cat "$out/run-info.txt"
+  for build in $builds; do
+    cat "$out/$build/run-info.txt" 2>/dev/null || echo "$build: (no run information)"
+  done
   echo
   echo "Not selected (they use JeroMQ's internals beyond the zmq.* test helpers):"
   sed 's/^/  /' "$out/excluded.txt"
