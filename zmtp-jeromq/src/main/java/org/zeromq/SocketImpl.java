@@ -109,22 +109,36 @@ abstract class SocketImpl extends SocketSecurityAccess {
         }
     }
 
+    /**
+     * Disconnects from {@code addr}. As in JeroMQ, false with errno (ENOENT when not connected there, ETERM once the
+     * context is terminated, EINVAL or EPROTONOSUPPORT for a bad endpoint) rather than an exception, except on a
+     * socket the application closed (ENOTSOCK).
+     */
     public boolean disconnect(String addr) {
         try {
             zmtp.disconnect(addr);
             return true;
         } catch (RuntimeException e) {
-            throw failure(e);
+            return falseUnlessClosed(e);
         }
     }
 
+    /** Stops listening on {@code addr}; false with errno on failure, as {@link #disconnect(String)}. */
     public boolean unbind(String addr) {
         try {
             zmtp.unbind(addr);
             return true;
         } catch (RuntimeException e) {
-            throw failure(e);
+            return falseUnlessClosed(e);
         }
+    }
+
+    private boolean falseUnlessClosed(RuntimeException e) {
+        ZMQException z = failure(e);
+        if (z.getErrorCode() == ErrorCodes.ENOTSOCK) {
+            throw z;
+        }
+        return false;
     }
 
     /** The endpoint last bound (with the port the OS chose for {@code *}) or connected; null before any. */
@@ -198,9 +212,12 @@ abstract class SocketImpl extends SocketSecurityAccess {
         return send(data, ZMQ.SNDMORE);
     }
 
-    /** Queues {@code data} as a frame (not copied: don't change the array until the message is written). */
+    /**
+     * Queues {@code data} as a frame (not copied: don't change the array until the message is written); null is an
+     * empty frame, as in JeroMQ.
+     */
     public boolean send(byte[] data, int flags) {
-        return sendFrame(Unpooled.wrappedBuffer(data), flags, 0, null);
+        return sendFrame(data == null ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(data), flags, 0, null);
     }
 
     /** As {@link #send(byte[], int)}; {@code token}'s {@code cancel()} stops a blocked send with ECANCELED. */
@@ -257,6 +274,12 @@ abstract class SocketImpl extends SocketSecurityAccess {
     final boolean sendFrame(ByteBuf frame, int flags, int routingId, String group) {
         ZmtpMessage m = pending;
         if ((flags & ZMQ.SNDMORE) != 0) {
+            if (isThreadSafe()) {
+                // CLIENT, SERVER, RADIO...: single-part messages only; SNDMORE is refused, as libzmq and JeroMQ do.
+                frame.release();
+                errno = ErrorCodes.EINVAL;
+                return false;
+            }
             if (closedByApplication || context.isTerminating()) {
                 // The last frame's send would fail: fail this one, as JeroMQ does, and hold nothing for a closed
                 // socket.
@@ -288,6 +311,12 @@ abstract class SocketImpl extends SocketSecurityAccess {
 
     /** Queues a whole message (ZMsg's send): frames built already and any pending SNDMORE frames before them. */
     final boolean sendMessage(ZmtpMessage msg, int flags) {
+        if (msg.size() > 1 && isThreadSafe()) {
+            // As its first frame's send with SNDMORE would be: refused.
+            msg.release();
+            errno = ErrorCodes.EINVAL;
+            return false;
+        }
         ZmtpMessage m = pending;
         if (m != null) {
             pending = null;

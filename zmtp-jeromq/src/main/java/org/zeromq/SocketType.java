@@ -7,8 +7,8 @@ import io.zmtp.codec.ZmtpSocketType;
  * libzmq (CHANNEL is 16 here, 20 in libzmq); these are JeroMQ's, because applications written against JeroMQ pass
  * them as ints. What goes on the wire is the type's name in the READY command, the same in both.
  *
- * <p>{@link #RAW} is JeroMQ's number for libzmq's ZMQ_RAW, a type JeroMQ never implemented either; creating a socket
- * of it fails as it does there.
+ * <p>{@link #RAW} is JeroMQ's number for libzmq's ZMQ_RAW, which JeroMQ 0.6.0 implements as a PEER over raw bytes;
+ * netty-zmtp has no such type, so creating a socket of it throws {@link IllegalArgumentException}.
  */
 public enum SocketType {
     PAIR(0, ZmtpSocketType.PAIR),

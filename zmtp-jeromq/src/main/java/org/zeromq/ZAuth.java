@@ -216,8 +216,39 @@ public class ZAuth implements Closeable {
             msg.add(Integer.toString(statusCode));
             msg.add(statusText);
             msg.add(userId == null ? "" : userId);
-            msg.add(metadata == null ? new byte[0] : metadata.bytes());
+            msg.add(metadata == null ? new byte[0] : wireMetadata(metadata).bytes());
             return msg;
+        }
+
+        /**
+         * The properties a ZAP reply can carry: those whose names are ZMTP metadata names (rfc 23: letters, digits
+         * and {@code -_.+}, at most 255). A certificate's nested metadata ({@code meta1/meta2 = ...}, which JeroMQ's
+         * own tests write) would make the server's handshake refuse the whole reply, and the peer with it; it is left
+         * out instead.
+         */
+        private static ZMetadata wireMetadata(ZMetadata metadata) {
+            ZMetadata carried = new ZMetadata();
+            for (Map.Entry<String, String> property : metadata.entrySet()) {
+                if (isMetadataName(property.getKey())) {
+                    carried.set(property.getKey(), property.getValue());
+                }
+            }
+            return carried;
+        }
+
+        private static boolean isMetadataName(String name) {
+            if (name.isEmpty() || name.length() > 255) {
+                return false;
+            }
+            for (int i = 0; i < name.length(); i++) {
+                char c = name.charAt(i);
+                boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
+                        || c == '_' || c == '.' || c == '+';
+                if (!ok) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override

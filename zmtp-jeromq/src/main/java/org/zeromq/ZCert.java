@@ -16,15 +16,17 @@ import java.util.Map;
 
 /**
  * A CURVE certificate, as JeroMQ 0.6.0's {@code ZCert} (CZMQ's {@code zcert}): a public key, optionally its secret
- * key, and metadata, kept in memory or saved as a ZPL file ({@link ZConfig}) in CZMQ's certificate format:
+ * key, and metadata, kept in memory or saved as a ZPL file ({@link ZConfig}) in CZMQ's certificate format, line for
+ * line as JeroMQ writes it:
  * <pre>
- * #   (comments)
+ * # ** Generated on 2026-01-31T12:00:00+0000 by ZCert **
+ * #    ZeroMQ CURVE Public Certificate      (and three lines more; the secret file has its own)
  *
  * metadata
  *     name = "value"
  * curve
- *     public-key = "40 Z85 characters"
  *     secret-key = "40 Z85 characters"      (in the secret file only)
+ *     public-key = "40 Z85 characters"
  * </pre>
  * The public file is what peers exchange (a {@link ZCertStore} directory of them says which clients a CURVE server
  * accepts); the secret file stays with its owner, and is created readable by its owner only (CZMQ does the same;
@@ -160,7 +162,7 @@ public class ZCert {
     /**
      * Sets a metadata property.
      *
-     * @param key a ZPL name (letters, digits and {@code $-_@.&+}), or saving fails
+     * @param key a name without white space, {@code =}, {@code #} or quote, or saving fails
      */
     public void setMeta(String key, String value) {
         metadata.set(key, value);
@@ -181,7 +183,7 @@ public class ZCert {
      *
      * @return the file, or null when {@code filename} is "-" (standard output)
      * @throws IOException              if the file cannot be written
-     * @throws IllegalArgumentException if a metadata name is not a ZPL name or a value has a line break
+     * @throws IllegalArgumentException if a metadata name has white space, {@code =}, {@code #} or a quote, or a value has a line break
      */
     public File savePublic(String filename) throws IOException {
         return publicConfig().save(filename);
@@ -191,7 +193,7 @@ public class ZCert {
      * Writes the public certificate (no secret key).
      *
      * @throws IOException              if the writer fails
-     * @throws IllegalArgumentException if a metadata name is not a ZPL name or a value has a line break
+     * @throws IllegalArgumentException if a metadata name has white space, {@code =}, {@code #} or a quote, or a value has a line break
      */
     public void savePublic(Writer writer) throws IOException {
         publicConfig().save(writer);
@@ -202,7 +204,7 @@ public class ZCert {
      *
      * @return the file, or null when {@code filename} is "-" (standard output)
      * @throws IOException              if the file cannot be written
-     * @throws IllegalArgumentException if a metadata name is not a ZPL name or a value has a line break
+     * @throws IllegalArgumentException if a metadata name has white space, {@code =}, {@code #} or a quote, or a value has a line break
      */
     public File saveSecret(String filename) throws IOException {
         ZConfig config = secretConfig();
@@ -218,37 +220,47 @@ public class ZCert {
      * Writes the secret certificate (both keys).
      *
      * @throws IOException              if the writer fails
-     * @throws IllegalArgumentException if a metadata name is not a ZPL name or a value has a line break
+     * @throws IllegalArgumentException if a metadata name has white space, {@code =}, {@code #} or a quote, or a value has a line break
      */
     public void saveSecret(Writer writer) throws IOException {
         secretConfig().save(writer);
     }
 
     private ZConfig publicConfig() {
-        ZConfig root = header("ZeroMQ CURVE public certificate");
-        root.addComment("   Give it to peers over a channel they trust, or let them check it after the exchange.");
+        ZConfig root = header();
+        root.addComment("   ZeroMQ CURVE Public Certificate");
+        root.addComment("   Exchange securely, or use a secure mechanism to verify the contents");
+        root.addComment("   of this file after exchange. Store public certificates in your home");
+        root.addComment("   directory, in the .curve subdirectory.");
+        metadata(root);
         root.putValue("curve/public-key", publicTxt);
         return root;
     }
 
     private ZConfig secretConfig() {
-        ZConfig root = header("ZeroMQ CURVE **secret** certificate");
-        root.addComment("   Keep this file to yourself: it holds the secret key.");
-        root.putValue("curve/public-key", publicTxt);
+        ZConfig root = header();
+        root.addComment("   ZeroMQ CURVE **Secret** Certificate");
+        root.addComment("   DO NOT PROVIDE THIS FILE TO OTHER USERS nor change its permissions.");
+        metadata(root);
+        // The secret key first, as JeroMQ writes it.
         root.putValue("curve/secret-key", secretTxt);
+        root.putValue("curve/public-key", publicTxt);
         return root;
     }
 
-    /** The root with the comments both files start with and the metadata section (present even when empty). */
-    private ZConfig header(String title) {
+    /** A root with the first comment line, JeroMQ's and CZMQ's (the date is UTC). */
+    private static ZConfig header() {
         ZConfig root = new ZConfig("root", null);
         String now = ZonedDateTime.now(ZoneOffset.UTC).format(GENERATED_AT);
-        root.addComment("   **** Generated on " + now + " by zmtp-jeromq's ZCert ****");
-        root.addComment("   " + title);
+        root.addComment("** Generated on " + now + " by ZCert **");
+        return root;
+    }
+
+    /** The metadata section, present even when empty. */
+    private void metadata(ZConfig root) {
         new ZConfig("metadata", root);
         for (Map.Entry<String, String> property : metadata.entrySet()) {
             root.putValue("metadata/" + property.getKey(), property.getValue());
         }
-        return root;
     }
 }

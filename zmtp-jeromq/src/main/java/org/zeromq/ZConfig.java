@@ -40,22 +40,31 @@ import java.util.regex.Pattern;
  * path; {@link #getValue} follows it.
  *
  * <p>As in JeroMQ, a node's children have distinct names (a second child with a name replaces the first, also when
- * loading), and {@link #save} writes each value in double quotes. Unlike JeroMQ, children are kept and saved in the
- * order they were added (JeroMQ: hash order), files are read and written as UTF-8 (JeroMQ: the platform's charset),
- * {@code name=value} without spaces and names starting with a digit are read (the spec allows both; JeroMQ skips
- * lines starting with a digit), and {@link #putValue} rejects names that ZPL cannot hold and values with a line
- * break, which would otherwise write a file that reads back as other properties.
+ * loading), {@link #save} writes each value in double quotes, and a line starting with a digit that is not a
+ * property (such as a {@code 1. Example} heading) is skipped when loading. Unlike JeroMQ, children are kept and saved
+ * in the order they were added (JeroMQ: hash order), files are read and written as UTF-8 (JeroMQ: the platform's
+ * charset), {@code name=value} without spaces and properties whose name starts with a digit are read (the spec allows
+ * both; JeroMQ skips every line starting with a digit), and {@link #putValue} rejects names with a space, a line
+ * break, {@code =}, {@code #} or a quote, and values with a line break, which would otherwise write a file that reads
+ * back as other properties. Names may hold characters the spec's names don't (such as the {@code :} of
+ * {@code putValue("inproc://test", ...)}, which JeroMQ accepts): they are written and read back as they are.
  *
  * <p>Not thread-safe.
  *
  * @see <a href="https://rfc.zeromq.org/spec/4/">4/ZPL</a>
  */
 public class ZConfig {
-    /** Name characters ZPL allows. */
-    private static final Pattern NAME = Pattern.compile("[0-9a-zA-Z$\\-_@.&+/]+");
+    /**
+     * Name characters: ZPL's (letters, digits and {@code $-_@.&+/}) and anything else that can't end a name or
+     * start a value or comment: no white space, {@code =}, {@code #} or quote.
+     */
+    private static final String NAME_CHARS = "[^\\s=#\"']";
+    private static final Pattern NAME = Pattern.compile(NAME_CHARS + "+");
     /** indent, name, and either nothing or {@code = value}, then an optional comment. */
     private static final Pattern LINE = Pattern.compile(
-            "^( *)([0-9a-zA-Z$\\-_@.&+/]+) *(?:(#.*)|= *(?:([\"'])(.*?)\\4 *(?:#.*)?|([^#]*)(?:#.*)?))?$");
+            "^( *)(" + NAME_CHARS + "+) *(?:(#.*)|= *(?:([\"'])(.*?)\\4 *(?:#.*)?|([^#]*)(?:#.*)?))?$");
+    /** A line JeroMQ skips: it starts with a digit (after spaces). */
+    private static final Pattern DIGIT_FIRST = Pattern.compile("^ *[0-9].*");
     private static final int INDENT = 4;
 
     private final String name;
@@ -159,8 +168,8 @@ public class ZConfig {
      * @param path  slash-separated names from this node; empty segments and a leading slash are ignored
      * @param value the value, or null for none
      * @return the node at {@code path}
-     * @throws IllegalArgumentException if a name has characters ZPL does not allow in names (letters, digits and
-     *                                  {@code $-_@.&+}) or the value has a line break
+     * @throws IllegalArgumentException if a name has white space, {@code =}, {@code #} or a quote, or the value has
+     *                                  a line break
      */
     public ZConfig putValue(String path, String value) {
         if (value != null && (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0)) {
@@ -173,7 +182,7 @@ public class ZConfig {
             }
             if (!NAME.matcher(segment).matches()) {
                 throw new IllegalArgumentException("ZPL name: '" + segment + "' in " + path
-                        + " (expected: letters, digits and $-_@.&+)");
+                        + " (expected: no white space, =, # or quote)");
             }
             ZConfig child = node.children.get(segment);
             node = child != null ? child : new ZConfig(segment, node);
@@ -294,6 +303,9 @@ public class ZConfig {
             }
             Matcher m = LINE.matcher(line);
             if (!m.matches()) {
+                if (DIGIT_FIRST.matcher(line).matches()) {
+                    continue; // as JeroMQ, which skips every such line
+                }
                 throw new ReadException("Couldn't process line", line, new AtomicInteger(lineNumber));
             }
             int depth = m.group(1).length() / INDENT + 1;

@@ -354,6 +354,16 @@ public class ZMQ {
         }
 
         /**
+         * The socket under JeroMQ's internal name, for its option calls by number:
+         * {@code base().getSocketOptx(zmq.ZMQ.ZMQ_LAST_ENDPOINT)} and the like. See {@link zmq.SocketBase}.
+         *
+         * @return a view of this socket (a new one each call, as cheap as a wrapper)
+         */
+        public zmq.SocketBase base() {
+            return new SocketBaseView(this);
+        }
+
+        /**
          * Sends a message of one frame per value of a text picture; see {@link org.zeromq.proto.ZPicture}.
          *
          * @return true if it was queued

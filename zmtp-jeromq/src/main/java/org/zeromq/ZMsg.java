@@ -10,6 +10,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Objects;
@@ -320,10 +321,11 @@ public class ZMsg implements Iterable<ZFrame>, java.util.Deque<ZFrame> {
         return this;
     }
 
-    /** Appends {@code msg}'s frames (null appends nothing). */
+    /** Appends {@code msg}'s frames (null appends nothing); a message appended to itself doubles. */
     public ZMsg append(ZMsg msg) {
         if (msg != null) {
-            frames.addAll(msg.frames);
+            // A copy first: msg may be this message.
+            frames.addAll(new ArrayList<>(msg.frames));
         }
         return this;
     }

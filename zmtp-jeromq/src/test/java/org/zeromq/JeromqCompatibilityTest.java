@@ -9,11 +9,14 @@ import org.zeromq.util.ZMetadata;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.zeromq.RealJeromq.call;
 import static org.zeromq.RealJeromq.create;
 import static org.zeromq.RealJeromq.type;
@@ -125,5 +128,50 @@ class JeromqCompatibilityTest {
         call(theirDigest, "update", types(byte[].class), (Object) "abc".getBytes(StandardCharsets.US_ASCII));
         assertThat(new ZDigest().update("abc".getBytes(StandardCharsets.US_ASCII)).string())
                 .isEqualTo(call(theirDigest, "string", NONE));
+    }
+
+    /** Every constant of our zmq.ZMQ and zmq.ZError is JeroMQ's, under the same name with the same value. */
+    @Test
+    void shouldHaveJeromqsZmqConstants() throws IllegalAccessException {
+        for (Class<?> ours : new Class<?>[] {zmq.ZMQ.class, zmq.ZError.class}) {
+            Class<?> theirs = type(ours.getName());
+            int compared = 0;
+            for (Field field : ours.getFields()) {
+                if (!Modifier.isStatic(field.getModifiers())) {
+                    continue;
+                }
+                Object value = field.get(null);
+                Object expected;
+                try {
+                    expected = theirs.getField(field.getName()).get(null);
+                } catch (NoSuchFieldException e) {
+                    throw new AssertionError(ours.getName() + "." + field.getName() + " is not JeroMQ's", e);
+                }
+                assertThat(value).as(ours.getName() + "." + field.getName()).isEqualTo(expected);
+                compared++;
+            }
+            assertThat(compared).as(ours.getName()).isGreaterThan(30);
+        }
+    }
+
+    /** org.zeromq.Utils: the same two helpers. */
+    @Test
+    void shouldHaveJeromqsUtils() throws IOException {
+        for (java.lang.reflect.Method method : type("org.zeromq.Utils").getDeclaredMethods()) {
+            if (Modifier.isPublic(method.getModifiers())) {
+                assertThat(Utils.class.getDeclaredMethods()).as("Utils." + method.getName())
+                        .anySatisfy(m -> {
+                            assertThat(m.getName()).isEqualTo(method.getName());
+                            assertThat(m.getParameterTypes()).isEqualTo(method.getParameterTypes());
+                        });
+            }
+        }
+        int port = Utils.findOpenPort();
+        try (java.net.ServerSocket free = new java.net.ServerSocket(port)) {
+            assertThat(free.getLocalPort()).isEqualTo(port);
+        }
+        Utils.checkArgument(true, "not thrown");
+        assertThatThrownBy(() -> Utils.checkArgument(false, "the message"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("the message");
     }
 }

@@ -108,8 +108,8 @@ class ZCertTest {
         // CZMQ writes the metadata section even when it is empty.
         assertThat(czmq.values).containsExactly(
                 entry("metadata", null),
-                entry("curve/public-key", cert.getPublicKeyAsZ85()),
-                entry("curve/secret-key", cert.getSecretKeyAsZ85()));
+                entry("curve/secret-key", cert.getSecretKeyAsZ85()),
+                entry("curve/public-key", cert.getPublicKeyAsZ85()));
         ZConfig read = ZConfig.load(file.getPath());
         ZCert back = new ZCert(read.getValue("curve/public-key"), read.getValue("curve/secret-key"));
         assertThat(back.getSecretKey()).isEqualTo(cert.getSecretKey());
@@ -185,5 +185,34 @@ class ZCertTest {
             assertThat(client.send("over CURVE")).isTrue();
             assertThat(server.recvStr()).isEqualTo("over CURVE");
         }
+    }
+
+    /**
+     * The files, line for line as JeroMQ writes them (its tests compare them with a pattern): its comment lines, the
+     * metadata, and in the secret file the secret key before the public key.
+     */
+    @Test
+    void shouldWriteCertificatesLineForLineAsJeromq() throws IOException {
+        ZCert cert = new ZCert("HelloWorld".repeat(4), "0123456789".repeat(4));
+        cert.setMeta("version", "1");
+        StringWriter pub = new StringWriter();
+        cert.savePublic(pub);
+        StringWriter sec = new StringWriter();
+        cert.saveSecret(sec);
+        String generated = "# \\*\\* Generated on \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[+-]\\d{4} by ZCert \\*\\*\n";
+        String tail = "\nmetadata\n    version = \"1\"\ncurve\n";
+        assertThat(pub.toString()).matches(generated
+                + "#    ZeroMQ CURVE Public Certificate\n"
+                + "#    Exchange securely, or use a secure mechanism to verify the contents\n"
+                + "#    of this file after exchange\\. Store public certificates in your home\n"
+                + "#    directory, in the \\.curve subdirectory\\.\n"
+                + tail
+                + "    public-key = \"(HelloWorld){4}\"\n");
+        assertThat(sec.toString()).matches(generated
+                + "#    ZeroMQ CURVE \\*\\*Secret\\*\\* Certificate\n"
+                + "#    DO NOT PROVIDE THIS FILE TO OTHER USERS nor change its permissions\\.\n"
+                + tail
+                + "    secret-key = \"(0123456789){4}\"\n"
+                + "    public-key = \"(HelloWorld){4}\"\n");
     }
 }

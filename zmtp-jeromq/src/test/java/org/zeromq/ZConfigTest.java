@@ -173,6 +173,10 @@ class ZConfigTest {
         ZConfig root = new ZConfig("root", null);
         assertThatThrownBy(() -> root.putValue("metadata/bad name", "v"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad name");
+        for (String name : new String[] {"a=b", "a#b", "a\"b", "a'b", "a\nb", "a\tb"}) {
+            assertThatThrownBy(() -> root.putValue("metadata/" + name, "v")).as(name)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
         assertThatThrownBy(() -> root.putValue("metadata/name", "v\ncurve\n    public-key = \"forged\""))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line break");
         assertThat(root.getValues()).isEmpty();
@@ -198,5 +202,34 @@ class ZConfigTest {
     void shouldTreatCarriageReturnLineEndsAsLineEnds() throws IOException {
         Map<String, String> values = parse("a\r\n    b = 1\r\nc = 2\r").getValues();
         assertThat(values).containsExactly(entry("a/b", "1"), entry("c", "2"));
+    }
+
+    /** JeroMQ's loader skips lines starting with a digit; a heading such as "1. Example" must not fail the file. */
+    @Test
+    void shouldSkipALineStartingWithADigitThatIsNotAProperty() throws IOException {
+        ZConfig root = parse("2. An example heading\n # indented comment \nmeta\n    sub # comment\n        k = v\n");
+        assertThat(root.getValues()).containsExactly(entry("meta/sub/k", "v"));
+        assertThat(parse("1st = digits first\n").getValue("1st")).isEqualTo("digits first");
+    }
+
+    /** Unbalanced quotes stay in the value, as in JeroMQ; balanced ones (either kind) are taken off. */
+    @Test
+    void shouldKeepAnUnbalancedQuote() throws IOException {
+        ZConfig root = parse("a\n    lead = \"x\n    trail = x\"\n    both = 'x'\n");
+        assertThat(root.getValues()).containsExactly(entry("a/lead", "\"x"), entry("a/trail", "x\""),
+                entry("a/both", "x"));
+    }
+
+    /**
+     * Names with characters outside ZPL's own, such as the colon of an endpoint used as a path, are stored, found
+     * and saved as JeroMQ's are, and read back.
+     */
+    @Test
+    void shouldHoldNamesWithAColon() throws IOException {
+        ZConfig root = new ZConfig("root", null);
+        root.putValue("inproc://test", "one");
+        assertThat(root.pathExists("inproc://test")).isTrue();
+        assertThat(root.getValue("inproc:/test")).isEqualTo("one");
+        assertThat(parse(saved(root)).getValue("inproc:/test")).isEqualTo("one");
     }
 }

@@ -192,4 +192,45 @@ class ZMsgTest {
             assertThat(dish.leave("news")).isTrue();
         }
     }
+
+    /**
+     * CLIENT, SERVER and the other single-part types refuse a frame sent with MORE (false, EINVAL) and a message of
+     * several frames, as libzmq and JeroMQ do; the socket stays usable.
+     */
+    @Test
+    void singlePartSocketsRefuseMultipartSends() {
+        try (ZContext ctx = new ZContext()) {
+            ZMQ.Socket server = ctx.createSocket(SocketType.SERVER);
+            server.bind("inproc://single-part");
+            ZMQ.Socket client = ctx.createSocket(SocketType.CLIENT);
+            client.connect("inproc://single-part");
+
+            assertThat(new ZFrame("part").send(client, ZFrame.MORE)).isFalse();
+            assertThat(client.errno()).isEqualTo(ZMQ.Error.EINVAL.getCode());
+            assertThat(client.sendMore("part")).isFalse();
+            assertThat(client.errno()).isEqualTo(ZMQ.Error.EINVAL.getCode());
+            ZMsg two = new ZMsg();
+            two.add("a");
+            two.add("b");
+            assertThat(two.send(client)).isFalse();
+            assertThat(client.errno()).isEqualTo(ZMQ.Error.EINVAL.getCode());
+            assertThat(new ZFrame("part").send(server, ZFrame.MORE)).isFalse();
+
+            assertThat(client.send("whole")).isTrue();
+            ZFrame got = ZFrame.recvFrame(server);
+            assertThat(got.toString()).isEqualTo("whole");
+            assertThat(got.hasMore()).isFalse();
+        }
+    }
+
+    /** A message appended to itself gets its frames twice (JeroMQ's ZMsgTest does this). */
+    @Test
+    void aMessageAppendedToItselfDoubles() {
+        ZMsg msg = new ZMsg().append((ZMsg) null).append(ZMsg.newStringMsg("a", "b"));
+        msg.append(msg);
+        assertThat(msg.size()).isEqualTo(4);
+        assertThat(msg.popString()).isEqualTo("a");
+        assertThat(msg.popString()).isEqualTo("b");
+        assertThat(msg.popString()).isEqualTo("a");
+    }
 }

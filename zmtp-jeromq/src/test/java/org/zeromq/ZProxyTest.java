@@ -29,7 +29,7 @@ class ZProxyTest {
     }
 
     /** ROUTER in front, DEALER behind, PUSH capture, all bound; records its calls. */
-    private final class Sockets extends ZProxy.Proxy.SimpleProxy {
+    private class Sockets extends ZProxy.Proxy.SimpleProxy {
         final Queue<String> calls = new ConcurrentLinkedQueue<>();
 
         @Override
@@ -146,6 +146,32 @@ class ZProxyTest {
                 "restart FRONT hot-cfg", "restart BACK hot-cfg", "restart CAPTURE hot-cfg");
         assertThat(sockets.calls).filteredOn(c -> c.startsWith("create FRONT")).hasSize(2);
         proxy.exit();
+    }
+
+    /**
+     * A hot restart of a stopped proxy, whose sockets are made but not bound: a Proxy that unbinds what it bound
+     * before gets false from unbind (as from JeroMQ's), not an exception, and the proxy stays STOPPED.
+     */
+    @Test
+    void shouldStayStoppedAfterAHotRestartThatUnbindsWhatIsNotBound() {
+        Sockets sockets = new Sockets() {
+            @Override
+            public boolean restart(ZMsg cfg, ZMQ.Socket socket, ZProxy.Plug place, Object... args) {
+                if (socket != null) {
+                    calls.add("unbind " + place + " " + socket.unbind("tcp://127.0.0.1:1"));
+                }
+                return false;
+            }
+        };
+        ZProxy proxy = ZProxy.newProxy(ctx, null, sockets, "END", "arg");
+        assertThat(proxy.start(true)).isEqualTo(ZProxy.STARTED);
+        assertThat(proxy.stop(true)).isEqualTo(ZProxy.STOPPED);
+        ZMsg hot = new ZMsg();
+        hot.add("HOT");
+        assertThat(proxy.restart(hot)).isEqualTo(ZProxy.STOPPED);
+        assertThat(proxy.status(true)).isEqualTo(ZProxy.STOPPED);
+        assertThat(sockets.calls).contains("unbind FRONT false", "unbind BACK false", "unbind CAPTURE false");
+        assertThat(proxy.exit()).isEqualTo(ZProxy.EXITED);
     }
 
     @Test

@@ -3,6 +3,8 @@ package org.zeromq.timer;
 import org.zeromq.timer.ZTicket.Ticket;
 import org.zeromq.timer.ZTimer.Timer;
 
+import java.util.function.Supplier;
+
 /**
  * Repeating timers and one-shot tickets together, as JeroMQ 0.6.0's {@code org.zeromq.timer.ZTicker}: one
  * {@link #timeout()} to wait on and one {@link #execute()} for both.
@@ -21,6 +23,11 @@ public final class ZTicker {
     ZTicker(TimerClock clock) {
         timers = new ZTimer(clock);
         tickets = new ZTicket(clock);
+    }
+
+    /** Timers and tickets on {@code clock}'s milliseconds, JeroMQ's package-private constructor. */
+    ZTicker(Supplier<Long> clock) {
+        this(TimerClock.of(clock));
     }
 
     /**

@@ -2,6 +2,7 @@ package org.zeromq.timer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A set of one-shot tickets, as JeroMQ 0.6.0's {@code org.zeromq.timer.ZTicket} (CZMQ's ticket timers in
@@ -86,7 +87,7 @@ public final class ZTicket {
     }
 
     private final TimerClock clock;
-    private final List<Ticket> tickets = new ArrayList<>();
+    private final List<Ticket> tickets;
     /** Set when a ticket was added or changed since the list was last sorted. */
     private boolean unsorted;
 
@@ -96,7 +97,26 @@ public final class ZTicket {
     }
 
     ZTicket(TimerClock clock) {
+        this(clock, new ArrayList<>());
+    }
+
+    /** Tickets on {@code clock}'s milliseconds, JeroMQ's package-private constructor. */
+    ZTicket(Supplier<Long> clock) {
+        this(TimerClock.of(clock));
+    }
+
+    /**
+     * Tickets on {@code clock}'s milliseconds, kept in {@code tickets}, JeroMQ's package-private constructor (its
+     * tests look into the list): the list is sorted by due time, cancelled tickets last, on {@link #timeout()} and
+     * {@link #execute()} after a change, and loses the tickets that ran or were cancelled on {@link #execute()}.
+     */
+    ZTicket(Supplier<Long> clock, List<Ticket> tickets) {
+        this(TimerClock.of(clock), tickets);
+    }
+
+    private ZTicket(TimerClock clock, List<Ticket> tickets) {
         this.clock = clock;
+        this.tickets = tickets;
     }
 
     /**

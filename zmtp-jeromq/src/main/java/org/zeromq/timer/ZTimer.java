@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * A set of repeating timers, as JeroMQ 0.6.0's {@code org.zeromq.timer.ZTimer} (libzmq's {@code zmq_timers}).
@@ -95,6 +96,11 @@ public final class ZTimer {
 
     ZTimer(TimerClock clock) {
         this.clock = clock;
+    }
+
+    /** Timers on {@code clock}'s milliseconds, JeroMQ's package-private constructor. */
+    ZTimer(Supplier<Long> clock) {
+        this(TimerClock.of(clock));
     }
 
     /**

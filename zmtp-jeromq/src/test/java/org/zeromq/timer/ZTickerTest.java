@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,5 +39,19 @@ class ZTickerTest {
         assertThat(ticker.execute()).isEqualTo(1);
         assertThat(runs).containsExactly("timer", "ticket", "timer");
         assertThat(ticker.timeout()).isEqualTo(10);
+    }
+
+    /** JeroMQ's package-private constructor: the clock as a {@code Supplier<Long>} of milliseconds. */
+    @Test
+    void shouldTakeJeromqsClockSupplier() {
+        AtomicLong now = new AtomicLong();
+        ZTicker onSupplier = new ZTicker(now::get);
+        onSupplier.addTicket(10, args -> { });
+        onSupplier.addTimer(30, args -> { });
+        now.set(4);
+        assertThat(onSupplier.timeout()).isEqualTo(6);
+        now.set(10);
+        assertThat(onSupplier.execute()).isEqualTo(1);
+        assertThat(onSupplier.timeout()).isEqualTo(20);
     }
 }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -139,5 +140,32 @@ class ZTicketTest {
         clock.advance(99);
         assertThat(tickets.execute()).isEqualTo(2_500);
         assertThat(tickets.timeout()).isEqualTo(-1);
+    }
+
+    /**
+     * JeroMQ's package-private constructors, which its own tests call: a clock as a {@code Supplier<Long>} of
+     * milliseconds, and the list the tickets are kept in, sorted by due time with cancelled tickets last.
+     */
+    @Test
+    void shouldTakeJeromqsClockSupplierAndKeepTicketsInTheListGiven() {
+        AtomicLong now = new AtomicLong();
+        List<ZTicket.Ticket> list = new ArrayList<>();
+        ZTicket onSupplier = new ZTicket(now::get, list);
+        ZTicket.Ticket late = onSupplier.add(100, record("late"));
+        ZTicket.Ticket soon = onSupplier.add(10, record("soon"));
+        assertThat(list).containsExactly(late, soon);
+        assertThat(onSupplier.timeout()).isEqualTo(10);
+        assertThat(list).containsExactly(soon, late);
+        soon.cancel();
+        assertThat(onSupplier.timeout()).isEqualTo(100);
+        assertThat(list).containsExactly(late, soon);
+        now.set(100);
+        assertThat(onSupplier.execute()).isEqualTo(1);
+        assertThat(list).isEmpty();
+        assertThat(runs).containsExactly("late");
+
+        ZTicket plain = new ZTicket(() -> 5L);
+        plain.add(1, record("plain"));
+        assertThat(plain.timeout()).isEqualTo(1);
     }
 }

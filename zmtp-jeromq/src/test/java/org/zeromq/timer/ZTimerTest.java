@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -154,5 +155,18 @@ class ZTimerTest {
         } finally {
             Thread.interrupted();
         }
+    }
+
+    /** JeroMQ's package-private constructor: the clock as a {@code Supplier<Long>} of milliseconds. */
+    @Test
+    void shouldTakeJeromqsClockSupplier() {
+        AtomicLong now = new AtomicLong();
+        ZTimer onSupplier = new ZTimer(now::get);
+        onSupplier.add(10, args -> { });
+        now.set(3);
+        assertThat(onSupplier.timeout()).isEqualTo(7);
+        now.set(10);
+        assertThat(onSupplier.execute()).isEqualTo(1);
+        assertThat(onSupplier.timeout()).isEqualTo(10);
     }
 }
