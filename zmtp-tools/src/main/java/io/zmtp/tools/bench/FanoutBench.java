@@ -331,9 +331,10 @@ public final class FanoutBench implements Callable<Integer> {
         }
         long drops = dropped(pub);
         System.out.printf("average: %,d messages/s delivered over %d s to %d subscribers, %,d/s per subscriber "
-                        + "(slowest %,d/s, fastest %,d/s); published %,d/s; dropped at SNDHWM %,d (%,d per subscriber)%n",
+                        + "(slowest %,d/s, fastest %,d/s); published %,d/s; dropped at SNDHWM %,d (%,d per subscriber); "
+                        + "the slowest subscriber received %,d%n",
                 sum / seconds, seconds, subscribers, sum / seconds / subscribers, min / seconds, max / seconds,
-                published.sum() / seconds, drops, drops / subscribers);
+                published.sum() / seconds, drops, drops / subscribers, min);
     }
 
     private static long dropped(ZmtpSocket pub) {

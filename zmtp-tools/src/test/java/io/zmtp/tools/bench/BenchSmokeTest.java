@@ -63,10 +63,11 @@ class BenchSmokeTest {
     @Test
     void radioFanoutDeliversToEveryDishOverTcp() {
         String printed = run(0, "fanout --duration 2 --subscribers 4 --size 16 --radio");
-        Matcher slowest = Pattern.compile("to 4 subscribers, [0-9,]+/s per subscriber \\(slowest ([0-9,]+)/s")
-                .matcher(printed);
-        assertThat(slowest.find()).as(printed).isTrue();
-        assertThat(Long.parseLong(slowest.group(1).replace(",", ""))).as("the slowest DISH's rate").isPositive();
+        // Exit 0 means every DISH received a message: the bench starts timing only once each has heard a probe, and
+        // fails (1) otherwise. How many each gets in the 2 s is speed, not behaviour: under the leak detector at
+        // PARANOID on a loaded machine, one of four DISHes got fewer than 2 (a 0/s rate) while another got 900.
+        assertThat(printed).as(printed).containsPattern("to 4 subscribers, [0-9,]+/s per subscriber \\(slowest ")
+                .containsPattern("the slowest subscriber received [0-9,]+");
     }
 
     @Test
