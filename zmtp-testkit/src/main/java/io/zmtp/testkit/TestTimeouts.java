@@ -44,6 +44,11 @@ public final class TestTimeouts {
         return Math.round(millis * SCALE);
     }
 
+    /** {@code seconds} times the factor (rounded), for APIs that take a count and a {@code TimeUnit}. */
+    public static long scaledSeconds(long seconds) {
+        return Math.round(seconds * SCALE);
+    }
+
     static double parseScale(String value) {
         if (value == null || value.isBlank()) {
             return 1;

@@ -41,5 +41,6 @@ class TestTimeoutsTest {
         double scale = TestTimeouts.parseScale(System.getProperty(TestTimeouts.SCALE_PROPERTY));
         assertThat(TestTimeouts.scale()).isEqualTo(scale);
         assertThat(TestTimeouts.scaledMillis(1000)).isEqualTo(Math.round(1000 * scale));
+        assertThat(TestTimeouts.scaledSeconds(10)).isEqualTo(Math.round(10 * scale));
     }
 }
