@@ -1,5 +1,6 @@
 package io.zmtp.jeromq.guide;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * server and clients as two processes, one on each build, both ways.
  */
 class AsyncServerIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration TIMEOUT = scaled(Duration.ofSeconds(60));
     private static final int CLIENTS = 3;
     private static final int REQUESTS = 5;
     private static final int WORKERS = 5;
