@@ -1,5 +1,6 @@
 package org.zeromq;
 
+import io.zmtp.testkit.TestTimeouts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class ZBeaconTest {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
-    private static final long PATIENCE_SECONDS = 30;
+    private static final long PATIENCE_SECONDS = TestTimeouts.scaledSeconds(30);
 
     private final List<ZBeacon> beacons = new ArrayList<>();
     private final BlockingQueue<String> received = new LinkedBlockingQueue<>();

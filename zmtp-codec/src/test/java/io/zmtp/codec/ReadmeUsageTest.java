@@ -24,6 +24,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -93,8 +94,8 @@ class ReadmeUsageTest {
             client.writeAndFlush(ZmtpMessage.of("hello", "world"));
             // README: end
 
-            assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("ZMTP/3.1 ROUTER");
-            assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("hello|world");
+            assertThat(events.poll(scaledSeconds(10), TimeUnit.SECONDS)).isEqualTo("ZMTP/3.1 ROUTER");
+            assertThat(events.poll(scaledSeconds(10), TimeUnit.SECONDS)).isEqualTo("hello|world");
             client.close().sync();
             server.close().sync();
         } finally {

@@ -1,5 +1,6 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,7 +50,7 @@ class BenchDriversIT {
 
     private static String run(List<String> command) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        boolean exited = p.waitFor(60, TimeUnit.SECONDS);
+        boolean exited = p.waitFor(scaledSeconds(60), TimeUnit.SECONDS);
         if (!exited) {
             p.destroyForcibly();
         }

@@ -13,11 +13,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code zmtp cat} against libzmq sockets (pyzmq): it receives, sends, and talks to a ROUTER as a DEALER. */
 class CatLibzmqIT {
-    private static final long TIMEOUT_SECONDS = 60;
+    private static final long TIMEOUT_SECONDS = scaledSeconds(60);
 
     @Test
     void catPullPrintsWhatALibzmqPushSends() throws Exception {

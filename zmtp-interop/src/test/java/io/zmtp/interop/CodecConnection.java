@@ -28,13 +28,15 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+
 /**
  * One connection of the codec under test (a {@link ZmtpHandshakeHandler} on Netty 4.2, no socket semantics), seen
  * from a test thread: everything the pipeline delivers lands in a queue (messages copied to {@code byte[][]} and
  * released at once, so a test that fails half-way leaks nothing).
  */
 final class CodecConnection implements AutoCloseable {
-    static final Duration TIMEOUT = Duration.ofSeconds(20);
+    static final Duration TIMEOUT = scaled(Duration.ofSeconds(20));
     private static final Object CLOSED = new Object();
 
     private final Channel channel;

@@ -19,6 +19,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -52,29 +54,32 @@ class DeadLinkIT {
                 dealer.setOption(ZmtpSocketOption.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT);
                 dealer.monitor(events::add);
                 dealer.connect(endpoint);
-                assertThat(next(events, ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED, 30_000)).as("connected").isNotNull();
-                exchange(dealer, 0, 10, Duration.ofSeconds(10));
+                assertThat(next(events, ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED, scaledMillis(30_000)))
+                        .as("connected").isNotNull();
+                exchange(dealer, 0, 10, scaled(Duration.ofSeconds(10)));
 
                 ns.dropAll();
                 long dropped = System.nanoTime();
+                // The heartbeat's timing is the behaviour; the 3 s past it (and the 3 s for DISCONNECTED after it),
+                // slack for a busy machine.
                 ZmtpSocketEvent why = next(events, ZmtpSocketEvent.Type.PROTOCOL_ERROR, HEARTBEAT_IVL
-                        + HEARTBEAT_TIMEOUT + 3000);
+                        + HEARTBEAT_TIMEOUT + scaledMillis(3000));
                 assertThat(why).as("the heartbeat's verdict").isNotNull();
                 assertThat(why.detail()).contains("heartbeat");
-                ZmtpSocketEvent lost = next(events, ZmtpSocketEvent.Type.DISCONNECTED, 3000);
+                ZmtpSocketEvent lost = next(events, ZmtpSocketEvent.Type.DISCONNECTED, scaledMillis(3000));
                 long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - dropped);
                 assertThat(lost).as("DISCONNECTED within HEARTBEAT_IVL + HEARTBEAT_TIMEOUT (+3 s for a busy machine)")
                         .isNotNull();
 
                 for (int i = 10; i < 20; i++) {
-                    assertThat(dealer.send(ZmtpMessage.of("m-" + i), Duration.ofSeconds(1)))
+                    assertThat(dealer.send(ZmtpMessage.of("m-" + i), scaled(Duration.ofSeconds(1))))
                             .as("queued while the link is dead").isTrue();
                 }
                 Thread.sleep(1000);
                 ns.restore();
                 long restored = System.nanoTime();
                 for (int i = 10; i < 20; i++) {
-                    ZmtpMessage m = dealer.receive(Duration.ofSeconds(60));
+                    ZmtpMessage m = dealer.receive(scaled(Duration.ofSeconds(60)));
                     assertThat(m).as("echo of m-%d after the link came back", i).isNotNull();
                     try {
                         assertThat(m.frameString(0)).isEqualTo("m-" + i);
@@ -83,7 +88,7 @@ class DeadLinkIT {
                     }
                 }
                 long resumedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restored);
-                exchange(dealer, 20, 30, Duration.ofSeconds(10));
+                exchange(dealer, 20, 30, scaled(Duration.ofSeconds(10)));
                 System.out.printf("[dead-link] heartbeat %d ms, timeout %d ms: declared dead %d ms after the drop"
                         + " (%s); delivery resumed %d ms after the link came back%n", HEARTBEAT_IVL,
                         HEARTBEAT_TIMEOUT, detectedMillis, why.detail(), resumedMillis);

@@ -1,5 +1,7 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.BufferedReader;
@@ -37,7 +39,7 @@ import zmq.Msg;
  * collected while the test drives our side.
  */
 abstract class DraftPeer implements AutoCloseable {
-    static final Duration REPLY_WAIT = Duration.ofSeconds(20);
+    static final Duration REPLY_WAIT = scaled(Duration.ofSeconds(20));
 
     enum Kind {
         LIBZMQ, JEROMQ;
@@ -231,8 +233,8 @@ abstract class DraftPeer implements AutoCloseable {
                 // Already gone.
             }
             try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                if (!process.waitFor(scaledSeconds(5), TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(scaledSeconds(5), TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -424,7 +426,7 @@ abstract class DraftPeer implements AutoCloseable {
                 thread.submit(() -> {
                     sockets.values().forEach(context::destroySocket);
                     sockets.clear();
-                }).get(10, TimeUnit.SECONDS);
+                }).get(scaledSeconds(10), TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | TimeoutException ignored) {

@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+
 /** Shared settings and plumbing of the interop tests. */
 final class Interop {
     /** Messages per stream test (10,000 multipart messages, every payload checked: enough to cross many reads and writes). */
@@ -18,8 +20,8 @@ final class Interop {
     static final int SEED = 20250;
     /** Messages in flight in the echo tests. */
     static final int WINDOW = 64;
-    static final Duration HANDSHAKE_WAIT = Duration.ofSeconds(10);
-    static final Duration STREAM_WAIT = Duration.ofSeconds(120);
+    static final Duration HANDSHAKE_WAIT = scaled(Duration.ofSeconds(10));
+    static final Duration STREAM_WAIT = scaled(Duration.ofSeconds(120));
 
     private Interop() {}
 

@@ -1,5 +1,6 @@
 package io.zmtp.interop;
 
+import io.zmtp.testkit.TestTimeouts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ import org.zeromq.ZMQException;
  * thread), binds or connects, and reports a one-line result like the Python peers do.
  */
 final class JeroMq {
-    private static final int RECEIVE_TIMEOUT_MILLIS = 10_000;
+    private static final int RECEIVE_TIMEOUT_MILLIS = (int) TestTimeouts.scaledMillis(10_000);
     /**
      * JeroMQ's handshake timeout (default 30 s). About one fresh JeroMQ 0.6.0 connection in 20 stalls with JeroMQ
      * never sending its greeting (the peer accepted and sent its own); the timeout closes it and JeroMQ reconnects.

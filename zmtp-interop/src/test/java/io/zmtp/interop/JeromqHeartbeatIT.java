@@ -1,5 +1,7 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.Channel;
@@ -23,7 +25,7 @@ import org.zeromq.SocketType;
  */
 class JeromqHeartbeatIT {
     private static final Logger LOG = LoggerFactory.getLogger(JeromqHeartbeatIT.class);
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
 
     @Test
     void silentJeromqPeerIsClosedByOurHeartbeatTimeout() throws Exception {
@@ -36,7 +38,7 @@ class JeromqHeartbeatIT {
                 .build();
         try (NettyZmtp netty = new NettyZmtp();
              JeroMq.Peer peer = new JeroMq.Peer(SocketType.ROUTER, null, socket -> {
-                 stop.get(60, TimeUnit.SECONDS);
+                 stop.get(scaledSeconds(60), TimeUnit.SECONDS);
                  return "stopped";
              })) {
             try (SilenceableRelay relay = new SilenceableRelay(

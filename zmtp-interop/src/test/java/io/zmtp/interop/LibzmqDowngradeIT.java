@@ -3,6 +3,7 @@ package io.zmtp.interop;
 import static io.zmtp.interop.LegacyPayloads.FROM_PEER;
 import static io.zmtp.interop.LegacyPayloads.TO_PEER;
 import static io.zmtp.interop.LegacyPayloads.message;
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class LibzmqDowngradeIT {
     private static final int COUNT = 2_000;
-    private static final Duration EXIT = Duration.ofSeconds(30);
+    private static final Duration EXIT = scaled(Duration.ofSeconds(30));
 
     private static EventLoopGroup group;
 

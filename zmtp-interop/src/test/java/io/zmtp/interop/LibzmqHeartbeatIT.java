@@ -1,5 +1,7 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.Channel;
@@ -24,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 class LibzmqHeartbeatIT {
     private static final Logger LOG = LoggerFactory.getLogger(LibzmqHeartbeatIT.class);
-    private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+    private static final Duration CLOSE_WAIT = scaled(Duration.ofSeconds(10));
 
     /**
      * A libzmq DEALER with ZMQ_HEARTBEAT_IVL=100 ms, TTL=1 s, TIMEOUT=300 ms connects to our ROUTER (which pings
@@ -136,6 +138,7 @@ class LibzmqHeartbeatIT {
 
     private static void signal(String signal, PyZmq.Peer peer) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(peer.pid())).inheritIO().start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -" + signal).isTrue();
+        assertThat(kill.waitFor(scaledSeconds(10), TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -" + signal)
+                .isTrue();
     }
 }

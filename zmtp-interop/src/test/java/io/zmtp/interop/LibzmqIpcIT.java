@@ -1,5 +1,7 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,7 +41,7 @@ import org.slf4j.LoggerFactory;
 class LibzmqIpcIT {
     private static final Logger LOG = LoggerFactory.getLogger(LibzmqIpcIT.class);
     private static final int COUNT = 2000;
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
 
     @TempDir
     Path dir;
@@ -118,7 +120,7 @@ class LibzmqIpcIT {
         ZmtpSocket dealer = ours(ZmtpSocketType.DEALER);
         String endpoint = link(side, dealer, peer, "r", ipc("dr-" + side + ".sock"));
         LOG.info("our DEALER ({}) -> {} ROUTER at {}: {} messages", io, peer.version(), endpoint, COUNT);
-        peer.submit("echo r " + COUNT + " 10000");
+        peer.submit("echo r " + COUNT + " " + scaledMillis(10_000));
         // At most 100 ahead of the echoes: a ROUTER drops what exceeds its SNDHWM instead of waiting.
         long sent = 0;
         for (long seq = 0; seq < COUNT; seq++) {
@@ -142,7 +144,7 @@ class LibzmqIpcIT {
         ZmtpSocket router = ours(ZmtpSocketType.ROUTER);
         link(side, router, peer, "d", ipc("rd-" + side + ".sock"));
         // libzmq streams at most 100 ahead and checks every echo byte for byte.
-        peer.submit("stream d " + COUNT + " 100 s 10000");
+        peer.submit("stream d " + COUNT + " 100 s " + scaledMillis(10_000));
         for (long seq = 0; seq < COUNT; seq++) {
             ZmtpMessage m = router.receive(WAIT);
             assertThat(m).as("message " + seq).isNotNull();
@@ -159,7 +161,7 @@ class LibzmqIpcIT {
         byte[] big = new byte[256 * 1024];
         new Random(42).nextBytes(big);
         dealer.send(ZmtpMessage.ofBytes(SocketPeer.bytes("big"), big));
-        List<byte[]> got = SocketPeer.frames(peer.call("recv " + routerName + " 10000"));
+        List<byte[]> got = SocketPeer.frames(peer.call("recv " + routerName + " " + scaledMillis(10_000)));
         assertThat(got).as("big message at libzmq").isNotNull().hasSize(3);
         assertThat(Arrays.equals(got.get(2), big)).as("256 KiB payload intact at libzmq").isTrue();
         peer.ok("send " + routerName + " " + SocketPeer.hex(got));
@@ -181,13 +183,13 @@ class LibzmqIpcIT {
         link(side, pub, peer, "s", ipc("ps-" + side + ".sock"));
         // The subscription travels asynchronously: publish warm-ups until one gets through.
         boolean warm = false;
-        for (int i = 0; i < 200 && !warm; i++) {
+        for (long deadline = System.nanoTime() + WAIT.toNanos(); !warm && System.nanoTime() - deadline < 0; ) {
             pub.send(ZmtpMessage.of("p-warm"));
             warm = SocketPeer.frames(peer.call("recv s 25")) != null;
         }
         assertThat(warm).as("libzmq's subscription reached our PUB").isTrue();
         peer.ok("drain s 200");
-        peer.submit("recvseq s " + COUNT + " p 10000");
+        peer.submit("recvseq s " + COUNT + " p " + scaledMillis(10_000));
         for (long seq = 0; seq < COUNT; seq++) {
             pub.send(seqMessage("q", seq));
             pub.send(seqMessage("p", seq));
@@ -207,7 +209,7 @@ class LibzmqIpcIT {
         sub.setOption(ZmtpSocketOption.SUBSCRIBE, SocketPeer.bytes("p"));
         link(side, sub, peer, "pub", ipc("sp-" + side + ".sock"));
         ZmtpMessage first = null;
-        for (int i = 0; i < 200 && first == null; i++) {
+        for (long deadline = System.nanoTime() + WAIT.toNanos(); first == null && System.nanoTime() - deadline < 0; ) {
             peer.ok("send pub " + SocketPeer.hex(SocketPeer.bytes("p-warm")));
             first = sub.receive(Duration.ofMillis(25));
         }
@@ -230,7 +232,7 @@ class LibzmqIpcIT {
     /** A request and its reply between our DEALER and libzmq's ROUTER r. */
     private static void roundTrip(ZmtpSocket dealer, SocketPeer peer) {
         dealer.send(ZmtpMessage.of("ping"));
-        List<byte[]> req = SocketPeer.frames(peer.call("recv r 10000"));
+        List<byte[]> req = SocketPeer.frames(peer.call("recv r " + scaledMillis(10_000)));
         assertThat(req).isNotNull().hasSize(2);
         assertThat(SocketPeer.text(req.get(1))).isEqualTo("ping");
         peer.ok("send r " + SocketPeer.hex(req.get(0)) + " " + SocketPeer.hex(SocketPeer.bytes("pong")));

@@ -1,5 +1,6 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 /** Our STREAM socket against libzmq's (pyzmq), both ways: raw bytes and libzmq's connect/disconnect notices. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LibzmqStreamIT {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
     private ZmtpContext ctx;
 
     @BeforeEach

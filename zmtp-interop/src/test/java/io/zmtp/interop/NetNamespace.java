@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
+
 /**
  * A network namespace of the test's own, joined to this one by a veth pair: this side {@code 10.201.N.1}, the
  * namespace {@code 10.201.N.2} (N from the process id, so concurrent runs don't collide). Traffic only ever goes between
@@ -60,12 +62,12 @@ final class NetNamespace implements AutoCloseable {
         try {
             Process ip = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
             String out = new String(ip.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!ip.waitFor(10, TimeUnit.SECONDS) || ip.exitValue() != 0) {
+            if (!ip.waitFor(scaledSeconds(10), TimeUnit.SECONDS) || ip.exitValue() != 0) {
                 why = "`ip netns list` failed: " + out.strip();
             }
             Process iptables = new ProcessBuilder("iptables", "-V").redirectErrorStream(true).start();
             iptables.getInputStream().readAllBytes();
-            if (why == null && (!iptables.waitFor(10, TimeUnit.SECONDS) || iptables.exitValue() != 0)) {
+            if (why == null && (!iptables.waitFor(scaledSeconds(10), TimeUnit.SECONDS) || iptables.exitValue() != 0)) {
                 why = "`iptables -V` failed";
             }
         } catch (IOException e) {
@@ -129,7 +131,7 @@ final class NetNamespace implements AutoCloseable {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            if (!p.waitFor(scaledSeconds(10), TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return "timed out";
             }

@@ -27,6 +27,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
+
 /**
  * Plain Netty clients and servers (NIO, 127.0.0.1, ephemeral ports) whose pipelines are exactly a
  * {@link ZmtpHandshakeHandler} followed by the test's {@link PeerHandler}: nothing but zmtp-codec speaks ZMTP here.
@@ -92,9 +94,9 @@ final class NettyZmtp implements AutoCloseable {
     @Override
     public void close() {
         for (Channel channel : channels) {
-            channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            channel.close().awaitUninterruptibly(scaledSeconds(5), TimeUnit.SECONDS);
         }
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(scaledSeconds(10), TimeUnit.SECONDS);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -25,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * must match. Timing is printed, never asserted.
  */
 class PerfToolsLibzmqIT {
-    private static final long TIMEOUT_SECONDS = 60;
+    private static final long TIMEOUT_SECONDS = scaledSeconds(60);
     private static Path bin;
 
     @BeforeAll

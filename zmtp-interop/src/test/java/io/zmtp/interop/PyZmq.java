@@ -1,5 +1,7 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.BufferedReader;
@@ -31,7 +33,7 @@ public final class PyZmq {
     public static final String SCRIPTS_PROPERTY = "zmtp.interop.scripts";
 
     private static final Logger LOG = LoggerFactory.getLogger(PyZmq.class);
-    private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration DEFAULT_TIMEOUT = scaled(Duration.ofSeconds(10));
     private static volatile Versions versions;
 
     private PyZmq() {}
@@ -209,8 +211,8 @@ public final class PyZmq {
             closeStdin();
             process.destroy();
             try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                if (!process.waitFor(scaledSeconds(5), TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(scaledSeconds(5), TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -3,6 +3,7 @@ package io.zmtp.interop;
 import static io.zmtp.interop.SecurityMatrix.CLIENT_KEYS;
 import static io.zmtp.interop.SecurityMatrix.PASSWORD;
 import static io.zmtp.interop.SecurityMatrix.SERVER_KEYS;
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpSocketType;
@@ -25,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * message from the refused side may reach the application on the other.
  */
 final class SecurityRefusals implements AutoCloseable {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
     private static final Duration NOTHING_WAIT = Duration.ofMillis(500);
 
     final SocketPeer peer;

@@ -1,5 +1,7 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
@@ -30,7 +32,7 @@ import org.slf4j.LoggerFactory;
 class SocketDistributionIT {
     private static final Logger LOG = LoggerFactory.getLogger(SocketDistributionIT.class);
     private static final List<String> NAMES = List.of("a", "b", "c");
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
 
     private ZmtpContext ctx;
 
@@ -114,11 +116,17 @@ class SocketDistributionIT {
                 peer.ok("connect " + n + " " + endpoint);
             }
             // Each peer queues its whole stream before we read anything (300 < RCVHWM), so our pipes all have
-            // input when we start and fair-queuing must interleave them.
+            // input when we start and fair-queuing must interleave them. Wait until all 900 have arrived: a fixed
+            // pause (500 ms) left a pipe empty on a busy machine, and the first reads then came from two peers.
             for (String n : NAMES) {
                 peer.ok("sendseq " + n + " 300 " + n.toUpperCase());
             }
-            Thread.sleep(500);
+            long queued = System.nanoTime() + WAIT.toNanos();
+            while (pull.receivedCount() < 900) {
+                assertThat(System.nanoTime()).as("all 900 arrived within %s (%d)", WAIT, pull.receivedCount())
+                        .isLessThan(queued);
+                Thread.sleep(10);
+            }
             Map<String, Integer> next = new HashMap<>();
             Map<String, Integer> firstNinety = new HashMap<>();
             for (int i = 0; i < 900; i++) {
@@ -173,9 +181,10 @@ class SocketDistributionIT {
             for (int i = 0; i < 400; i++) {
                 pub.send(seqMessage(i % 4 == 3 ? "e" : "d", i));
             }
-            // The warm-up "w"s (a few) come first; all were sent before the data, so idle gaps are short.
-            Map<String, Integer> a = counts(peer.ok("drain a 1000"));
-            Map<String, Integer> b = counts(peer.ok("drain b 1000"));
+            // The warm-up "w"s (a few) come first; all were sent before the data, so idle gaps are short (but longer
+            // on a busy machine: the idle limit is a deadline for the next message).
+            Map<String, Integer> a = counts(peer.ok("drain a " + scaledMillis(1000)));
+            Map<String, Integer> b = counts(peer.ok("drain b " + scaledMillis(1000)));
             Map<String, Integer> c = counts(peer.ok("drain c 300"));
             LOG.info("our PUB -> 3 {} SUB: received a {}, b {}, c {}", kind, a, b, c);
             assertThat(a).containsEntry("d", 300).containsEntry("e", 100);

@@ -1,5 +1,7 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.Unpooled;
@@ -34,7 +36,7 @@ class SocketHwmIT {
     private static final int PUB_COUNT = 100_000;
     private static final int SIZE = 2048;
     private static final long HEAP_SLACK_MB = 48;
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
     private static final String STALLED_READER = "rcvhwm=10 rcvbuf=65536";
 
     private ZmtpContext ctx;
@@ -92,12 +94,12 @@ class SocketHwmIT {
             assertThat((after - before) >> 20).as("heap growth in MB").isLessThan(HEAP_SLACK_MB);
 
             // Reading again, the subscriber gets exactly what was not dropped, in order.
-            Map<String, Integer> c = SocketDistributionIT.counts(peer.ok("drain s 1000"));
+            Map<String, Integer> c = SocketDistributionIT.counts(peer.ok("drain s " + scaledMillis(1000)));
             LOG.info("stalled SUB then read {}", c);
             assertThat(c.getOrDefault("d", 0)).as("delivered = sent - dropped").isEqualTo(PUB_COUNT - (int) dropped);
             // And the PUB delivers again.
             pub.send(message("d", PUB_COUNT));
-            assertThat(SocketPeer.frames(peer.call("recv s 5000"))).as("after the drain").isNotNull();
+            assertThat(SocketPeer.frames(peer.call("recv s " + WAIT.toMillis()))).as("after the drain").isNotNull();
             assertThat(pub.droppedCount()).isEqualTo(dropped);
         }
     }
@@ -135,10 +137,10 @@ class SocketHwmIT {
             assertThat((after - before) >> 20).as("heap growth in MB").isLessThan(HEAP_SLACK_MB);
 
             // Reading again, the puller gets every accepted message, in order, and PUSH sends again.
-            Map<String, Integer> c = SocketDistributionIT.counts(peer.ok("drain p 1000"));
+            Map<String, Integer> c = SocketDistributionIT.counts(peer.ok("drain p " + scaledMillis(1000)));
             assertThat(c).containsEntry("total", (int) accepted).containsEntry("d", (int) accepted);
             assertThat(push.send(message("d", accepted), WAIT)).as("send after the drain").isTrue();
-            assertThat(SocketPeer.frames(peer.call("recv p 5000"))).as("after the drain").isNotNull();
+            assertThat(SocketPeer.frames(peer.call("recv p " + WAIT.toMillis()))).as("after the drain").isNotNull();
         }
     }
 }

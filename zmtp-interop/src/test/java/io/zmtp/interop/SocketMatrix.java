@@ -11,6 +11,7 @@ import static io.zmtp.codec.ZmtpSocketType.ROUTER;
 import static io.zmtp.codec.ZmtpSocketType.SUB;
 import static io.zmtp.codec.ZmtpSocketType.XPUB;
 import static io.zmtp.codec.ZmtpSocketType.XSUB;
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpSocketType;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SocketMatrix {
     private static final Logger LOG = LoggerFactory.getLogger(SocketMatrix.class);
-    static final Duration WAIT = Duration.ofSeconds(5);
+    static final Duration WAIT = scaled(Duration.ofSeconds(5));
     static final String CLIENT_ID = "client-1";
 
     private SocketMatrix() {}

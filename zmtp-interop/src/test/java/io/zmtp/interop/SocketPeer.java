@@ -1,5 +1,8 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
@@ -31,7 +34,7 @@ import org.zeromq.ZMQ;
  * side.
  */
 abstract class SocketPeer implements AutoCloseable {
-    static final Duration REPLY_WAIT = Duration.ofSeconds(20);
+    static final Duration REPLY_WAIT = scaled(Duration.ofSeconds(20));
     private static final HexFormat HEX = HexFormat.of();
     /** The payload pattern of socket_peer.py: payload(seq) = PATTERN[seq % 251 .. + (seq * 7) % 200]. */
     private static final byte[] PATTERN = new byte[512];
@@ -207,7 +210,7 @@ abstract class SocketPeer implements AutoCloseable {
 
     /** JeroMQ sockets, all on one thread (a JeroMQ socket belongs to one thread), running the same commands. */
     static final class JeroMqPeer extends SocketPeer {
-        private static final int SEND_TIMEOUT_MS = 5000;
+        private static final int SEND_TIMEOUT_MS = (int) scaledMillis(5000);
         /** 500 ms; {@link ZmtpJeromqPeer} runs this peer on zmtp-jeromq with JeroMQ's default instead (property). */
         static final int JEROMQ_HANDSHAKE_IVL_MS = Integer.getInteger("zmtp.interop.jeromqHandshakeIvl", 500);
         private final ZContext context = new ZContext(1);
@@ -496,7 +499,7 @@ abstract class SocketPeer implements AutoCloseable {
                         context.destroySocket(s);
                     }
                     sockets.clear();
-                }).get(10, TimeUnit.SECONDS);
+                }).get(scaledSeconds(10), TimeUnit.SECONDS);
             } catch (Exception e) {
                 // A command still running (it has its own timeouts); the context close below ends it.
             }

@@ -1,5 +1,7 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
@@ -75,7 +77,7 @@ class SocketReconnectIT {
                 try (SocketPeer second = kind.start()) {
                     new SocketEnd.Theirs(second, "p", ZmtpSocketType.PULL);
                     bindAgain(second, endpoint);
-                    List<byte[]> firstAfter = SocketPeer.frames(second.call("recv p 10000"));
+                    List<byte[]> firstAfter = SocketPeer.frames(second.call("recv p " + scaledMillis(10_000)));
                     assertThat(firstAfter).as("a message after the restart").isNotNull();
                     long resumedMs = (System.nanoTime() - killedAt) / 1_000_000;
                     long seq = Long.parseLong(SocketPeer.text(firstAfter.get(1)));
@@ -83,7 +85,7 @@ class SocketReconnectIT {
                     assertThat(seq).as("first sequence number after the restart").isGreaterThanOrEqualTo(BEFORE);
                     // Then AFTER more, in order (drain checks that sequence numbers increase).
                     Map<String, Integer> c = SocketDistributionIT.counts(
-                            second.ok("drain p 5000 0 " + AFTER));
+                            second.ok("drain p " + scaledMillis(5000) + " 0 " + AFTER));
                     assertThat(c).containsEntry("total", AFTER).containsEntry("r", AFTER);
                     LOG.info("{} PULL restarted: our PUSH had {} accepted at the kill; the new peer got #{} first, {} ms"
                             + " after the kill ({} lost in the crash), then {} more in order", kind, acceptedAtKill,
@@ -101,7 +103,7 @@ class SocketReconnectIT {
 
     /** Binds the port the killed peer had; the kernel may take a moment to free it. */
     private static void bindAgain(SocketPeer peer, String endpoint) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + scaled(Duration.ofSeconds(10)).toNanos();
         while (true) {
             String reply = peer.call("bind p " + endpoint);
             if (reply.startsWith("OK")) {

@@ -1,5 +1,7 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
@@ -29,8 +31,8 @@ class SocketStreamIT {
     static final int COUNT = 100_000;
     static final int WINDOW = 500;
     private static final byte[] TAG = SocketPeer.bytes("s");
-    private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final Duration DONE_WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
+    private static final Duration DONE_WAIT = scaled(Duration.ofSeconds(60));
 
     private ZmtpContext ctx;
 
@@ -84,7 +86,7 @@ class SocketStreamIT {
             ZmtpSocket dealer = socket(ZmtpSocketType.DEALER);
             dealer.connect(endpoint);
             long start = System.nanoTime();
-            peer.submit("echo r " + COUNT + " 10000");
+            peer.submit("echo r " + COUNT + " " + scaledMillis(10_000));
             long received = 0;
             for (long sent = 0; sent < COUNT; sent++) {
                 send(dealer, message(sent), sent);
@@ -110,7 +112,7 @@ class SocketStreamIT {
             new SocketEnd.Theirs(peer, "d", ZmtpSocketType.DEALER);
             peer.ok("connect d " + endpoint);
             long start = System.nanoTime();
-            peer.submit("stream d " + COUNT + " " + WINDOW + " s 10000");
+            peer.submit("stream d " + COUNT + " " + WINDOW + " s " + scaledMillis(10_000));
             for (long i = 0; i < COUNT; i++) {
                 ZmtpMessage m = router.receive(WAIT);
                 assertThat(m).as("ROUTER: message %d within %s", i, WAIT).isNotNull();
@@ -134,7 +136,7 @@ class SocketStreamIT {
             new SocketEnd.Theirs(peer, "p", ZmtpSocketType.PULL);
             peer.ok("connect p " + endpoint);
             long start = System.nanoTime();
-            peer.submit("recvseq p " + COUNT + " s 10000");
+            peer.submit("recvseq p " + COUNT + " s " + scaledMillis(10_000));
             for (long i = 0; i < COUNT; i++) {
                 send(push, message(i), i);
             }

@@ -1,5 +1,6 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.BufferedReader;
@@ -200,10 +201,10 @@ final class SpotifyPeer implements AutoCloseable {
             // Already gone.
         }
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            if (!process.waitFor(scaledSeconds(10), TimeUnit.SECONDS)) {
                 process.destroy();
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                if (!process.waitFor(scaledSeconds(5), TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(scaledSeconds(5), TimeUnit.SECONDS);
                 }
             }
         } catch (InterruptedException e) {

@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.interop.LegacyPayloads.TO_PEER;
 import static io.zmtp.interop.LegacyPayloads.message;
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -59,9 +61,9 @@ class SpotifySubscriberIT {
             peer.send("RUN role=client port=" + port + " protocol=ZMTP10 interop=false type=SUB identity=-"
                     + " send=0 recv=" + COUNT + " lockstep=none subscription=none seed=" + seed);
             assertThat(peer.readLine()).isEqualTo("HANDSHAKE version=ZMTP10 identity=- type=-");
-            assertThat(connected.await(10, TimeUnit.SECONDS)).as("our side of the handshake").isTrue();
+            assertThat(connected.await(scaledSeconds(10), TimeUnit.SECONDS)).as("our side of the handshake").isTrue();
             if (ourType == ZmtpSocketType.XPUB) {
-                ZmtpMessage subscription = pub.receive(Duration.ofSeconds(5));
+                ZmtpMessage subscription = pub.receive(scaled(Duration.ofSeconds(5)));
                 assertThat(subscription).as("the subscription XPUB reports for the 1.0 peer").isNotNull();
                 assertThat(subscription.size()).isEqualTo(1);
                 assertThat(subscription.frameBytes(0)).containsExactly(1);

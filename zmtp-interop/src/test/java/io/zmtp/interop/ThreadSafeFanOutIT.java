@@ -5,6 +5,7 @@ import static io.zmtp.codec.ZmtpSocketType.RADIO;
 import static io.zmtp.interop.ThreadSafeInteropIT.WAIT;
 import static io.zmtp.interop.ThreadSafeInteropIT.drained;
 import static io.zmtp.interop.ThreadSafeInteropIT.sleep;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
@@ -46,8 +47,11 @@ class ThreadSafeFanOutIT {
             for (int i = 0; i < 5; i++) {
                 assertThat(round(radio, endpoints)).as("round %d: messages written to d0, d1", i).containsExactly(2L, 2L);
             }
-            assertThat(drained(peer.ok("drain d0 300"))).as("d0").isNotEmpty().allMatch(s -> s.matches("(a|both):.*"));
-            assertThat(drained(peer.ok("drain d1 300"))).as("d1").isNotEmpty().allMatch(s -> s.matches("(b|both):.*"));
+            String drain = " " + scaledMillis(300);
+            assertThat(drained(peer.ok("drain d0" + drain))).as("d0").isNotEmpty()
+                    .allMatch(s -> s.matches("(a|both):.*"));
+            assertThat(drained(peer.ok("drain d1" + drain))).as("d1").isNotEmpty()
+                    .allMatch(s -> s.matches("(b|both):.*"));
             peer.ok("leave d0 both");
             awaitRound(peer, radio, endpoints, 1, 2, "d0's LEAVE applied, d1 still in both");
             assertThat(drained(peer.ok("drain d0 300"))).as("d0 after leaving both").allMatch(s -> s.startsWith("a:"));
@@ -113,8 +117,8 @@ class ThreadSafeFanOutIT {
                 assertThat(client.send(ZmtpMessage.of("r-" + i), WAIT)).isTrue();
             }
             // Each echo waits for exactly five: a sixth to one server would leave the other's echo short.
-            assertThat(peer.ok("echo s0 5 3000")).startsWith("n=5 rids=");
-            assertThat(peer.ok("echo s1 5 3000")).startsWith("n=5 rids=");
+            assertThat(peer.ok("echo s0 5 " + scaledMillis(3000))).startsWith("n=5 rids=");
+            assertThat(peer.ok("echo s1 5 " + scaledMillis(3000))).startsWith("n=5 rids=");
             List<String> back = new ArrayList<>();
             for (ZmtpMessage m; back.size() < 10 && (m = client.receive(WAIT)) != null; m.release()) {
                 back.add(m.frameString(0));

@@ -8,6 +8,8 @@ import static io.zmtp.codec.ZmtpSocketType.PEER;
 import static io.zmtp.codec.ZmtpSocketType.RADIO;
 import static io.zmtp.codec.ZmtpSocketType.SCATTER;
 import static io.zmtp.codec.ZmtpSocketType.SERVER;
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -53,7 +55,7 @@ import org.slf4j.LoggerFactory;
  */
 class ThreadSafeInteropIT {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadSafeInteropIT.class);
-    static final Duration WAIT = Duration.ofSeconds(5);
+    static final Duration WAIT = scaled(Duration.ofSeconds(5));
     /** The second group of the RADIO/DISH cases: as long as a group may be (255 bytes), libzmq's "long group". */
     private static final String G2 = "g2" + "z".repeat(253);
     private static Path ipcDir;
@@ -176,7 +178,7 @@ class ThreadSafeInteropIT {
         List<ZmtpSocket> clients = link.ours(CLIENT, 2);
         link.theirs(SERVER, "s");
         link.connect();
-        link.peer.submit("echo s 6 10000");
+        link.peer.submit("echo s 6 " + scaledMillis(10_000));
         for (int i = 0; i < 3; i++) {
             for (int k = 0; k < 2; k++) {
                 assertThat(clients.get(k).send(ZmtpMessage.of("c" + k + "-" + i), WAIT)).as("sent").isTrue();
@@ -220,7 +222,7 @@ class ThreadSafeInteropIT {
                 ridsByClient.get("c0"));
         for (String c : List.of("c0", "c1")) {
             for (int i = 0; i < 3; i++) {
-                assertThat(link.peer.call("recv " + c + " 5000")).isEqualTo("MSG re-" + c + "-" + i);
+                assertThat(link.peer.call("recv " + c + " " + WAIT.toMillis())).isEqualTo("MSG re-" + c + "-" + i);
             }
         }
         int unknown = ridsByClient.get("c0").iterator().next() + ridsByClient.get("c1").iterator().next();
@@ -274,7 +276,7 @@ class ThreadSafeInteropIT {
         }
         assertThat(stopped).as("our RADIO stopped writing g1 after their DISH's LEAVE").isTrue();
         radio.send(ZmtpMessage.of("m-final").group(G2));
-        assertThat(drained(link.peer.ok("drain d 300"))).as("after LEAVE g1").endsWith(G2 + ":m-final")
+        assertThat(drained(link.peer.ok("drain d " + scaledMillis(300)))).as("after LEAVE g1").endsWith(G2 + ":m-final")
                 .noneMatch(s -> s.startsWith("g1:"));
     }
 
@@ -311,8 +313,9 @@ class ThreadSafeInteropIT {
             link.peer.ok("send r l-" + i + " group=g1");
         }
         link.peer.ok("send r m-final group=" + G2);
+        // Until m-final, each within WAIT (it comes last: one connection keeps the order).
         List<String> after = new ArrayList<>();
-        for (ZmtpMessage m; (m = dish.receive(Duration.ofMillis(500))) != null; m.release()) {
+        for (ZmtpMessage m; !after.contains(G2 + ":m-final") && (m = dish.receive(WAIT)) != null; m.release()) {
             after.add(m.group() + ":" + m.frameString(0));
         }
         assertThat(after).as("after our LEAVE g1").endsWith(G2 + ":m-final").noneMatch(s -> s.startsWith("g1:"));
@@ -329,7 +332,7 @@ class ThreadSafeInteropIT {
         }
         Set<String> all = new HashSet<>();
         for (String g : List.of("g0", "g1")) {
-            List<String> got = drained(link.peer.ok("drain " + g + " 500"));
+            List<String> got = drained(link.peer.ok("drain " + g + " " + scaledMillis(500)));
             assertThat(got).as("what their %s got", g).hasSize(10);
             all.addAll(got);
         }
@@ -344,21 +347,47 @@ class ThreadSafeInteropIT {
         for (ZmtpSocket g : gathers) {
             awaitConnected(g, 1);
         }
-        // Our handshake ends on their READY; theirs on ours, a moment later: give it that moment.
-        sleep(200);
+        // Our handshake ends on their READY; theirs on ours, a moment later, and their SCATTER round-robins only over
+        // the connections whose handshake it has finished. Probe until each GATHER has had one: a fixed pause (200 ms)
+        // was too short on a busy machine, and one GATHER then got all 20.
+        Set<Integer> probed = new HashSet<>();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        for (int i = 0; probed.size() < 2; i++) {
+            assertThat(System.nanoTime()).as("a probe through each GATHER within %s: %s", WAIT, probed)
+                    .isLessThan(deadline);
+            link.peer.ok("send s probe-" + i);
+            for (int k = 0; k < 2; k++) {
+                ZmtpMessage m = gathers.get(k).receive(Duration.ofMillis(20));
+                if (m != null) {
+                    probed.add(k);
+                    m.release();
+                }
+            }
+        }
         for (int i = 0; i < 20; i++) {
             link.peer.ok("send s m-" + i);
         }
+        // Ten each, each within WAIT; a late probe may come first.
         Set<String> all = new HashSet<>();
         for (int k = 0; k < 2; k++) {
             List<String> got = new ArrayList<>();
-            for (ZmtpMessage m; (m = gathers.get(k).receive(Duration.ofMillis(500))) != null; m.release()) {
-                got.add(m.frameString(0));
+            while (got.size() < 10) {
+                ZmtpMessage m = gathers.get(k).receive(WAIT);
+                assertThat(m).as("message %d for our GATHER %d, after %s", got.size(), k, got).isNotNull();
+                String body = m.frameString(0);
+                m.release();
+                if (!body.startsWith("probe-")) {
+                    got.add(body);
+                }
             }
-            assertThat(got).as("what our GATHER %d got", k).hasSize(10);
             all.addAll(got);
         }
         assertThat(all).hasSize(20);
+        for (ZmtpSocket g : gathers) {
+            for (ZmtpMessage m; (m = g.receive(Duration.ofMillis(100))) != null; m.release()) {
+                assertThat(m.frameString(0)).as("past ten each").startsWith("probe-");
+            }
+        }
     }
 
     /** Our PEER connects with connectPeer and sends first to the id it returned; the reply comes from that id. */
@@ -370,7 +399,7 @@ class ThreadSafeInteropIT {
         assertThat(id).as("connectPeer's routing id").isNotZero();
         // Before the connection is up: the message waits for it.
         peer.send(ZmtpMessage.of("hello").routingId(id));
-        String got = link.peer.call("recv p 5000");
+        String got = link.peer.call("recv p " + WAIT.toMillis());
         if (!link.c.peer().hasFullPeer()) {
             // zeromq.js tells no routing id on a PEER's message, and can't send one back.
             assertThat(got).isEqualTo("MSG hello");
@@ -400,7 +429,7 @@ class ThreadSafeInteropIT {
         assertThat(hello.routingId()).isNotZero();
         peer.send(ZmtpMessage.of("reply").routingId(hello.routingId()));
         hello.release();
-        assertThat(link.peer.call("recv p 5000")).isEqualTo("MSG reply rid=" + theirId);
+        assertThat(link.peer.call("recv p " + WAIT.toMillis())).isEqualTo("MSG reply rid=" + theirId);
     }
 
     /** CHANNEL both ways, a few messages each, in order. */
@@ -410,7 +439,7 @@ class ThreadSafeInteropIT {
         link.connect();
         for (int i = 0; i < 3; i++) {
             assertThat(channel.send(ZmtpMessage.of("ping-" + i), WAIT)).isTrue();
-            assertThat(link.peer.call("recv ch 5000")).isEqualTo("MSG ping-" + i);
+            assertThat(link.peer.call("recv ch " + WAIT.toMillis())).isEqualTo("MSG ping-" + i);
             link.peer.ok("send ch pong-" + i);
             ZmtpMessage m = receive(channel, "pong " + i);
             assertThat(m.frameString(0)).isEqualTo("pong-" + i);

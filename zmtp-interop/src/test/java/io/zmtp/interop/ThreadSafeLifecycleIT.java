@@ -6,6 +6,7 @@ import static io.zmtp.codec.ZmtpSocketType.SERVER;
 import static io.zmtp.interop.ThreadSafeInteropIT.WAIT;
 import static io.zmtp.interop.ThreadSafeInteropIT.drained;
 import static io.zmtp.interop.ThreadSafeInteropIT.sleep;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
@@ -121,7 +122,7 @@ class ThreadSafeLifecycleIT {
             }
             assertThat(forgotten).as("c0's routing id %s unreachable after it left", rids.get("c0")).isTrue();
             server.send(ZmtpMessage.of("to-c1").routingId(rids.get("c1")));
-            assertThat(drained(peer.ok("drain c1 300"))).containsExactly("to-c1");
+            assertThat(drained(peer.ok("drain c1 " + scaledMillis(300)))).containsExactly("to-c1");
         }
     }
 }

@@ -6,6 +6,8 @@ import static io.zmtp.codec.ZmtpSocketType.RADIO;
 import static io.zmtp.codec.ZmtpSocketType.SERVER;
 import static io.zmtp.interop.ThreadSafeInteropIT.WAIT;
 import static io.zmtp.interop.ThreadSafeInteropIT.drained;
+import static io.zmtp.testkit.TestTimeouts.scaledMillis;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zmtp.codec.ZmtpMessage;
@@ -43,7 +45,7 @@ class ThreadSafeSharedSocketIT {
             ZmtpSocket client = ctx.socket(CLIENT);
             peer.ok("new s SERVER");
             client.connect(peer.ok("bind s tcp://127.0.0.1:*"));
-            peer.submit("echo s " + senders * each + " 10000");
+            peer.submit("echo s " + senders * each + " " + scaledMillis(10_000));
             Set<String> back = ConcurrentHashMap.newKeySet();
             ExecutorService threads = Executors.newFixedThreadPool(senders + 2);
             try {
@@ -57,17 +59,28 @@ class ThreadSafeSharedSocketIT {
                         return null;
                     }));
                 }
+                // Each receiving thread reads until all are back or nothing came for WAIT (it stopped after 500 ms
+                // without a message, which a busy machine's pause could outlast with messages still to come).
                 for (int r = 0; r < 2; r++) {
                     work.add(threads.submit(() -> {
-                        for (ZmtpMessage m; back.size() < senders * each
-                                && (m = client.receive(Duration.ofMillis(500))) != null; m.release()) {
-                            assertThat(back.add(m.frameString(0))).as("%s back once", m.frameString(0)).isTrue();
+                        long lastMessage = System.nanoTime();
+                        while (back.size() < senders * each && System.nanoTime() - lastMessage < WAIT.toNanos()) {
+                            ZmtpMessage m = client.receive(Duration.ofMillis(100));
+                            if (m != null) {
+                                lastMessage = System.nanoTime();
+                                try {
+                                    assertThat(back.add(m.frameString(0))).as("%s back once", m.frameString(0))
+                                            .isTrue();
+                                } finally {
+                                    m.release();
+                                }
+                            }
                         }
                         return null;
                     }));
                 }
                 for (Future<?> f : work) {
-                    f.get(30, TimeUnit.SECONDS);
+                    f.get(scaledSeconds(30), TimeUnit.SECONDS);
                 }
             } finally {
                 threads.shutdownNow();
@@ -113,13 +126,13 @@ class ThreadSafeSharedSocketIT {
                 peer.ok("sendn c0 " + each + " c0");
                 peer.ok("sendn c1 " + each + " c1");
                 for (Future<?> f : work) {
-                    f.get(30, TimeUnit.SECONDS);
+                    f.get(scaledSeconds(30), TimeUnit.SECONDS);
                 }
             } finally {
                 threads.shutdownNow();
             }
             for (String c : List.of("c0", "c1")) {
-                List<String> got = drained(peer.ok("drain " + c + " 500"));
+                List<String> got = drained(peer.ok("drain " + c + " " + scaledMillis(500)));
                 assertThat(got).as("what their %s got", c).hasSize(each).allMatch(b -> b.startsWith("re-" + c + "-"))
                         .doesNotHaveDuplicates();
             }

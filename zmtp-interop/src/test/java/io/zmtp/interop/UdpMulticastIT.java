@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -28,7 +29,7 @@ class UdpMulticastIT {
             Process p = ns.start(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), UdpMulticastMain.class.getName(),
                     ns.peerInterface, "239.192.7.7", String.valueOf(port)));
-            assertThat(p.waitFor(40, TimeUnit.SECONDS)).as("the namespace's process ended").isTrue();
+            assertThat(p.waitFor(scaledSeconds(40), TimeUnit.SECONDS)).as("the namespace's process ended").isTrue();
             List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
             assertThat(lines).first().isEqualTo("BOUND udp://" + ns.peerInterface + ";239.192.7.7:" + port);
             assertThat(lines.subList(1, lines.size())).as("three of the joined group, none of the other")
@@ -55,7 +56,8 @@ class UdpMulticastIT {
                 Process ours = ns.start(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
                         UdpMulticastMain.class.getName(), "radio", endpoint));
                 String got = "NONE";
-                for (int i = 0; i < 100 && got.startsWith("NONE"); i++) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(scaledSeconds(10));
+                while (got.startsWith("NONE") && System.nanoTime() - deadline < 0) {
                     got = theirs.call("recv d 100");
                 }
                 assertThat(got).as("their DISH got our RADIO's g1").startsWith("MSG hello-").contains("group=g1");
@@ -77,7 +79,7 @@ class UdpMulticastIT {
                     theirs.ok("send r hello-" + i + " group=g1");
                     Thread.sleep(50);
                 }
-                assertThat(lines.get(20, TimeUnit.SECONDS)).as("our DISH got their RADIO's g1 only")
+                assertThat(lines.get(scaledSeconds(20), TimeUnit.SECONDS)).as("our DISH got their RADIO's g1 only")
                         .hasSize(3).allMatch(l -> l.startsWith("g1|hello-"));
             }
         }

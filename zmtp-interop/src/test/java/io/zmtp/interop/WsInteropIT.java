@@ -28,6 +28,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -39,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class WsInteropIT {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
     private static final int COUNT = 5;
     private static Path nodeDir;
     private static Path script;
@@ -206,7 +208,7 @@ class WsInteropIT {
         String endpoint = req.bind("ws://127.0.0.1:*/");
         Peer peer = new Peer("rep-connect", endpoint, 1, "null", 100);
         assertThat(peer.next()).isEqualTo("READY");
-        for (ZmtpSocketEvent e; (e = events.poll(10, TimeUnit.SECONDS)) == null
+        for (ZmtpSocketEvent e; (e = events.poll(scaledSeconds(10), TimeUnit.SECONDS)) == null
                 || e.type() != ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED; ) {
             assertThat(e).as("HANDSHAKE_SUCCEEDED").isNotNull();
         }

@@ -1,5 +1,7 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
@@ -36,7 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ZAuthJeromqIT {
     /** Each wait is for one step of a child JVM (a start, a handshake, a request), which takes a few seconds. */
-    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration TIMEOUT = scaled(Duration.ofSeconds(20));
 
     enum Build {
         JEROMQ("JeroMQ 0.6.0"),
@@ -246,7 +248,7 @@ class ZAuthJeromqIT {
             } catch (IOException e) {
                 // already gone
             }
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            if (!process.waitFor(scaledSeconds(15), TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
             reader.join(TIMEOUT.toMillis());

@@ -1,5 +1,6 @@
 package io.zmtp.interop;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ZapTimeoutInteropIT {
     private static final Logger LOG = LoggerFactory.getLogger(ZapTimeoutInteropIT.class);
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
 
     record Case(SocketPeer.Kind client, SecurityMatrix.Mechanism mechanism) {
         @Override

@@ -1,5 +1,6 @@
 package io.zmtp.interop;
 
+import io.zmtp.testkit.TestTimeouts;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -16,6 +17,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 
 /**
  * A {@link SocketPeer} whose sockets are JeroMQ-API code on zmtp-jeromq: {@link JeromqApiPeerMain} (the JeroMQ
@@ -46,6 +49,8 @@ final class ZmtpJeromqPeer extends SocketPeer {
         // ours, and a fresh JVM's first CURVE handshake with a ZAP round trip can take longer on a loaded machine: the
         // child keeps JeroMQ's default, 30 s.
         command.add("-Dzmtp.interop.jeromqHandshakeIvl=30000");
+        // The peer's own deadlines (SocketPeer's) grow as this JVM's do.
+        command.add("-D" + TestTimeouts.SCALE_PROPERTY + "=" + TestTimeouts.scale());
         // More options for the child, e.g. -Dzmtp.interop.peerJvmArgs=-Dorg.slf4j.simpleLogger.log.io.zmtp=debug
         String extra = System.getProperty("zmtp.interop.peerJvmArgs", "").trim();
         if (!extra.isEmpty()) {
@@ -135,7 +140,7 @@ final class ZmtpJeromqPeer extends SocketPeer {
     public void close() {
         try {
             stdin.println("exit");
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            if (!process.waitFor(scaledSeconds(15), TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
         } catch (InterruptedException e) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -39,7 +40,7 @@ class ZwsJsInteropIT {
         }
         command.addAll(List.of(script.toString(), nodeDir.toString(), zwsJs.toString()));
         Process node = new ProcessBuilder(command).redirectErrorStream(true).start();
-        assertThat(node.waitFor(40, TimeUnit.SECONDS)).as("zws_js_libzmq.mjs finished").isTrue();
+        assertThat(node.waitFor(scaledSeconds(40), TimeUnit.SECONDS)).as("zws_js_libzmq.mjs finished").isTrue();
         String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(node.exitValue()).as(out).isZero();
         assertThat(out).contains("ok libzmq PUB -> zws.js SUB", "ok zws.js request -> libzmq ROUTER",
@@ -52,7 +53,7 @@ class ZwsJsInteropIT {
         Process p = new ProcessBuilder("node", "-e", "process.stdout.write(typeof WebSocket)")
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor(20, TimeUnit.SECONDS);
+        p.waitFor(scaledSeconds(20), TimeUnit.SECONDS);
         return out.equals("function");
     }
 }

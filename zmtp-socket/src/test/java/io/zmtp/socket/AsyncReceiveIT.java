@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.zmtp.codec.ZmtpSocketType.PULL;
 import static io.zmtp.codec.ZmtpSocketType.PUSH;
 import static io.zmtp.socket.SocketTestSupport.text;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code receiveAsync}: a future the application gives up on never takes a message from the ones it still waits on. */
@@ -53,7 +54,7 @@ class AsyncReceiveIT {
         assertThat(abandoned.cancel(false)).isTrue();
         CompletableFuture<ZmtpMessage> waiting = pull.receiveAsync().toCompletableFuture();
         push.send(ZmtpMessage.of("only one"));
-        assertThat(text(waiting.get(5, TimeUnit.SECONDS))).isEqualTo("only one");
+        assertThat(text(waiting.get(scaledSeconds(5), TimeUnit.SECONDS))).isEqualTo("only one");
         assertThat(abandoned.isCancelled()).isTrue();
     }
 
@@ -61,10 +62,10 @@ class AsyncReceiveIT {
     void shouldLeaveTheMessageToTheNextReceiveWhenOneTimesOut() throws Exception {
         CompletableFuture<ZmtpMessage> timedOut =
                 pull.receiveAsync().toCompletableFuture().orTimeout(1, TimeUnit.MILLISECONDS);
-        assertThat(timedOut).failsWithin(5, TimeUnit.SECONDS);
+        assertThat(timedOut).failsWithin(scaledSeconds(5), TimeUnit.SECONDS);
         CompletableFuture<ZmtpMessage> waiting = pull.receiveAsync().toCompletableFuture();
         push.send(ZmtpMessage.of("only one"));
-        assertThat(text(waiting.get(5, TimeUnit.SECONDS))).isEqualTo("only one");
+        assertThat(text(waiting.get(scaledSeconds(5), TimeUnit.SECONDS))).isEqualTo("only one");
     }
 
     /**
@@ -95,7 +96,7 @@ class AsyncReceiveIT {
             }
             for (CompletableFuture<ZmtpMessage> f : batch) {
                 try {
-                    ZmtpMessage m = f.get(10, TimeUnit.SECONDS);
+                    ZmtpMessage m = f.get(scaledSeconds(10), TimeUnit.SECONDS);
                     int i = Integer.parseInt(text(m));
                     if (seen.get(i)) {
                         duplicates.incrementAndGet();

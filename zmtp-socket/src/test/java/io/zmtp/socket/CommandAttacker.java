@@ -33,6 +33,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
+
 /**
  * The hostile peer of {@link HostileCommandsIT}: a connection made with our own codec (so that it speaks NULL and
  * CURVE alike) that, once its handshake is done, stops reading (autoRead off, no read() ever) and writes what it is
@@ -125,7 +127,7 @@ final class CommandAttacker implements AutoCloseable {
         Channel await() throws InterruptedException {
             Channel ch = connect.sync().channel();
             try {
-                handshake.handshakeFuture().toCompletableFuture().get(15, TimeUnit.SECONDS);
+                handshake.handshakeFuture().toCompletableFuture().get(scaledSeconds(15), TimeUnit.SECONDS);
             } catch (ExecutionException | TimeoutException e) {
                 ch.close();
                 throw new AssertionError("handshake with the victim failed: " + e, e);
@@ -222,7 +224,7 @@ final class CommandAttacker implements AutoCloseable {
                 // Past the encoder: the bytes are already frames.
                 channel.pipeline().firstContext().writeAndFlush(out);
             }
-        }).await(30, TimeUnit.SECONDS);
+        }).await(scaledSeconds(30), TimeUnit.SECONDS);
     }
 
     private static Object toObject(Item it) {
@@ -268,7 +270,7 @@ final class CommandAttacker implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        channel.close().await(10, TimeUnit.SECONDS);
+        channel.close().await(scaledSeconds(10), TimeUnit.SECONDS);
     }
 
     /**
@@ -297,11 +299,11 @@ final class CommandAttacker implements AutoCloseable {
             for (Channel ch : wave) {
                 if (error) {
                     ch.config().setAutoRead(true); // to see the end of the stream
-                    if (ch.closeFuture().await(10, TimeUnit.SECONDS)) {
+                    if (ch.closeFuture().await(scaledSeconds(10), TimeUnit.SECONDS)) {
                         closedByVictim++;
                     }
                 }
-                ch.close().await(10, TimeUnit.SECONDS);
+                ch.close().await(scaledSeconds(10), TimeUnit.SECONDS);
             }
         }
         return closedByVictim;

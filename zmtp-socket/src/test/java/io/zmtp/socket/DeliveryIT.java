@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.socket.SocketTestSupport.recv;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,7 +25,7 @@ class DeliveryIT {
     final SocketsExtension sockets = new SocketsExtension(2000, 0);
 
     private static void assertNotDelivered(CompletionStage<Void> stage, String reason) {
-        assertThatThrownBy(() -> stage.toCompletableFuture().get(10, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> stage.toCompletableFuture().get(scaledSeconds(10), TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .cause().isInstanceOf(ZmtpSocketException.NotDelivered.class)
                 .hasMessageContaining(reason);
@@ -40,7 +41,7 @@ class DeliveryIT {
             written.add(push.sendTracked(ZmtpMessage.of("tracked " + i)).toCompletableFuture());
             push.send("plain " + i);
         }
-        CompletableFuture.allOf(written.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.SECONDS);
+        CompletableFuture.allOf(written.toArray(new CompletableFuture<?>[0])).get(scaledSeconds(10), TimeUnit.SECONDS);
         for (int i = 0; i < 10; i++) {
             assertThat(recv(pull)).isEqualTo("tracked " + i);
             assertThat(recv(pull)).isEqualTo("plain " + i);

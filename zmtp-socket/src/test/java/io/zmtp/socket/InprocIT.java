@@ -27,6 +27,7 @@ import static io.zmtp.socket.SocketTestSupport.awaitFirst;
 import static io.zmtp.socket.SocketTestSupport.b;
 import static io.zmtp.socket.SocketTestSupport.recv;
 import static io.zmtp.socket.SocketTestSupport.text;
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -338,7 +339,7 @@ class InprocIT {
         push.setOption(ZmtpSocketOption.SNDHWM, 10);
         link(pull, push, "hwm");
         // The limit below is the joined connection's: before the join the PUSH's own queue holds only its SNDHWM.
-        long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long joinDeadline = System.nanoTime() + scaled(Duration.ofSeconds(10)).toNanos();
         while (push.peers().stream().noneMatch(peer -> peer.state() == ZmtpPeer.State.CONNECTED)) {
             assertThat(System.nanoTime() - joinDeadline).as("the inproc connection comes up").isNegative();
             Thread.onSpinWait();

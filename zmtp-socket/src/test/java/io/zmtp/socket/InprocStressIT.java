@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -44,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class InprocStressIT {
     private static final int SCALE = Integer.getInteger("zmtp.stress.scale", 1);
     /** Far longer than any wait the test means: hitting it is a failure, not a slow machine. */
-    private static final Duration STALL = Duration.ofSeconds(20);
+    private static final Duration STALL = scaled(Duration.ofSeconds(20));
 
     @RegisterExtension
     final SocketsExtension sockets = new SocketsExtension(2000, 0);

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static io.zmtp.socket.SocketTestSupport.recv;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -32,7 +33,7 @@ class MonitorEventsIT {
 
         ZmtpSocketEvent await(ZmtpSocketEvent.Type type) throws InterruptedException {
             for (;;) {
-                ZmtpSocketEvent e = queue.poll(10, TimeUnit.SECONDS);
+                ZmtpSocketEvent e = queue.poll(scaledSeconds(10), TimeUnit.SECONDS);
                 assertThat(e).as("waiting for " + type + " after " + types()).isNotNull();
                 seen.add(e);
                 if (e.type() == type) {
@@ -130,7 +131,7 @@ class MonitorEventsIT {
         }
         while (events.all(ZmtpSocketEvent.Type.DISCONNECTED).size() < connections
                 || events.all(ZmtpSocketEvent.Type.HANDSHAKE_FAILED).size() < connections) {
-            ZmtpSocketEvent e = events.queue.poll(10, TimeUnit.SECONDS);
+            ZmtpSocketEvent e = events.queue.poll(scaledSeconds(10), TimeUnit.SECONDS);
             assertThat(e).as("events so far: " + events.types()).isNotNull();
             events.seen.add(e);
         }

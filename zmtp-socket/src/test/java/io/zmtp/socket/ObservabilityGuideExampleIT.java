@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -58,9 +59,7 @@ class ObservabilityGuideExampleIT {
         // guide: end
         ZmtpSocket router = sockets.socket(ZmtpSocketType.ROUTER);
         socket.connect(router.bind("tcp://127.0.0.1:*"));
-        for (int i = 0; i < 500 && log.isEmpty(); i++) {
-            Thread.sleep(10);
-        }
+        SocketTestSupport.eventually(() -> !log.isEmpty());
         assertThat(log.get(0)).startsWith("up: ").endsWith("ROUTER");
     }
 
@@ -130,9 +129,7 @@ class ObservabilityGuideExampleIT {
         });
         // guide: end
         assertThat(SocketTestSupport.recv(pull)).isEqualTo("order 42");
-        for (int i = 0; i < 500 && log.isEmpty(); i++) {
-            Thread.sleep(10);
-        }
+        SocketTestSupport.eventually(() -> !log.isEmpty());
         assertThat(log).containsExactly("order 42 written");
     }
 
@@ -165,7 +162,7 @@ class ObservabilityGuideExampleIT {
             }
         }
         // guide: end
-        assertThat(answer.get(5, TimeUnit.SECONDS)).isEqualTo("HTTP/1.0 200 OK\r\n\r\nhello\n");
+        assertThat(answer.get(scaledSeconds(5), TimeUnit.SECONDS)).isEqualTo("HTTP/1.0 200 OK\r\n\r\nhello\n");
     }
 
     @Test

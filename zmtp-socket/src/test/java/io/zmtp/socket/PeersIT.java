@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.socket.SocketTestSupport.WAIT;
 import static io.zmtp.socket.SocketTestSupport.recv;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Peer handles over tcp: addresses, metadata, routing to a handle, disconnecting one peer. */
@@ -110,7 +111,7 @@ class PeersIT {
         assertThat(toDrop.state()).isEqualTo(ZmtpPeer.State.CLOSED);
         ZmtpSocketEvent e;
         do {
-            e = aEvents.poll(5, TimeUnit.SECONDS);
+            e = aEvents.poll(scaledSeconds(5), TimeUnit.SECONDS);
             assertThat(e).isNotNull();
         } while (e.type() != ZmtpSocketEvent.Type.DISCONNECTED);
         assertThat(router.peers()).doesNotContain(toDrop);

@@ -13,13 +13,14 @@ import java.util.concurrent.TimeUnit;
 import static io.zmtp.codec.ZmtpSocketType.REP;
 import static io.zmtp.codec.ZmtpSocketType.REQ;
 import static io.zmtp.socket.SocketTestSupport.recv;
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Polling reports what a send or receive may do and changes none of it (libzmq's zmq_poll on REQ and REP). */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class PollStateIT {
-    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(5));
     private ZmtpContext ctx;
     private ZmtpSocket req;
     private ZmtpSocket rep;

@@ -20,6 +20,7 @@ import static io.zmtp.socket.SocketTestSupport.awaitFirst;
 import static io.zmtp.socket.SocketTestSupport.b;
 import static io.zmtp.socket.SocketTestSupport.drain;
 import static io.zmtp.socket.SocketTestSupport.recv;
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** PUB/SUB and XPUB/XSUB over tcp: filtering, fan-out, subscription reporting, HWM. */
@@ -149,7 +150,7 @@ class PubSubIT {
         sub.setOption(ZmtpSocketOption.RCVHWM, 10);
         sub.setOption(ZmtpSocketOption.SUBSCRIBE, new byte[0]);
         sub.connect(pub.bind("tcp://127.0.0.1:*"));
-        pub.receive(Duration.ofSeconds(5)).release();
+        pub.receive(scaled(Duration.ofSeconds(5))).release();
         byte[] big = new byte[64 * 1024];
         boolean refused = false;
         for (int i = 0; i < 2000 && !refused; i++) {

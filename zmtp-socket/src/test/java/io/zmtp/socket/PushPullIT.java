@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import static io.zmtp.codec.ZmtpSocketType.PULL;
 import static io.zmtp.codec.ZmtpSocketType.PUSH;
 import static io.zmtp.socket.SocketTestSupport.recv;
+import static io.zmtp.socket.SocketTestSupport.retry;
 import static io.zmtp.socket.SocketTestSupport.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -107,12 +108,11 @@ class PushPullIT {
         pull2.bind(ep);
         // A message written just before the push side notices the old connection died is lost with it (as in
         // libzmq), so keep sending until the new connection delivers.
-        String got = null;
-        for (int i = 0; i < 100 && got == null; i++) {
+        String got = retry(() -> {
             push.send(ZmtpMessage.of("after"));
             ZmtpMessage m = pull2.receive(Duration.ofMillis(50));
-            got = m == null ? null : text(m);
-        }
+            return m == null ? null : text(m);
+        });
         assertThat(got).isEqualTo("after");
     }
 

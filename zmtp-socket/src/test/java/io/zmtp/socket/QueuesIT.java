@@ -53,9 +53,7 @@ class QueuesIT {
     }
 
     static void awaitConnected(ZmtpPeer peer) throws InterruptedException {
-        for (int i = 0; i < 500 && peer.state() != ZmtpPeer.State.CONNECTED; i++) {
-            Thread.sleep(10);
-        }
+        SocketTestSupport.eventually(() -> peer.state() == ZmtpPeer.State.CONNECTED);
         assertThat(peer.state()).isEqualTo(ZmtpPeer.State.CONNECTED);
     }
 

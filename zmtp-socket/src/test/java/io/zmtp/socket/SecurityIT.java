@@ -21,6 +21,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -30,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class SecurityIT {
-    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(5));
 
     @RegisterExtension
     final SocketsExtension sockets = new SocketsExtension(2000, 0);
@@ -111,7 +113,7 @@ class SecurityIT {
             client.connect(endpoint);
             client.send("hello");
             assertThat(strings(server.receive(WAIT))).last().isEqualTo("hello");
-            List<String> request = zap.requests.poll(1, TimeUnit.SECONDS);
+            List<String> request = zap.requests.poll(scaledSeconds(1), TimeUnit.SECONDS);
             // REP strips the delimiter: version, id, domain, address, identity (the server's own), mechanism, creds.
             assertThat(request).hasSize(8);
             assertThat(request.get(0)).isEqualTo("1.0");
@@ -159,7 +161,7 @@ class SecurityIT {
             push2.connect(endpoint2);
             push2.send("domain");
             assertThat(strings(withDomain.receive(WAIT))).containsExactly("domain");
-            assertThat(zap.requests.poll(1, TimeUnit.SECONDS)).contains("d", "NULL");
+            assertThat(zap.requests.poll(scaledSeconds(1), TimeUnit.SECONDS)).contains("d", "NULL");
         }
     }
 
@@ -208,7 +210,7 @@ class SecurityIT {
             client.connect(endpoint);
             client.send("hi");
             assertThat(strings(server.receive(WAIT))).last().isEqualTo("hi");
-            assertThat(asked.get(1, TimeUnit.SECONDS)).isEqualTo("CURVE");
+            assertThat(asked.get(scaledSeconds(1), TimeUnit.SECONDS)).isEqualTo("CURVE");
             assertThat(zap.requests).isEmpty();
         }
     }

@@ -23,6 +23,8 @@ import static io.zmtp.socket.SocketTestSupport.WAIT;
 import static io.zmtp.socket.SocketTestSupport.b;
 import static io.zmtp.socket.SocketTestSupport.recv;
 import static io.zmtp.socket.SocketTestSupport.text;
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,19 +78,19 @@ class SocketApiIT {
         String endpoint = rep.bind("tcp://127.0.0.1:*");
         ZmtpSocket req = socket(REQ);
         req.connect(endpoint);
-        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.LISTENING);
-        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.ACCEPTED);
-        ZmtpSocketEvent connected = events.poll(5, TimeUnit.SECONDS);
+        assertThat(events.poll(scaledSeconds(5), TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.LISTENING);
+        assertThat(events.poll(scaledSeconds(5), TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.ACCEPTED);
+        ZmtpSocketEvent connected = events.poll(scaledSeconds(5), TimeUnit.SECONDS);
         assertThat(connected.type()).isEqualTo(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED);
         assertThat(connected.version()).isEqualTo(io.zmtp.codec.ZmtpVersion.ZMTP_31);
         assertThat(connected.peerSocketType()).isEqualTo(REQ);
         req.close();
-        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.DISCONNECTED);
+        assertThat(events.poll(scaledSeconds(5), TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.DISCONNECTED);
 
         ZmtpSocket push = socket(PUSH);
         push.connect(endpoint);
-        assertThat(events.poll(5, TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.ACCEPTED);
-        ZmtpSocketEvent failed = events.poll(5, TimeUnit.SECONDS);
+        assertThat(events.poll(scaledSeconds(5), TimeUnit.SECONDS).type()).isEqualTo(ZmtpSocketEvent.Type.ACCEPTED);
+        ZmtpSocketEvent failed = events.poll(scaledSeconds(5), TimeUnit.SECONDS);
         assertThat(failed.type()).isEqualTo(ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
         assertThat(failed.detail()).contains("INCOMPATIBLE_SOCKET_TYPE");
     }
@@ -109,7 +111,7 @@ class SocketApiIT {
         });
         waiter.start();
         waiter.interrupt();
-        assertThat(thrown.get(5, TimeUnit.SECONDS)).isInstanceOf(ZmtpSocketException.Interrupted.class);
+        assertThat(thrown.get(scaledSeconds(5), TimeUnit.SECONDS)).isInstanceOf(ZmtpSocketException.Interrupted.class);
         push.send(ZmtpMessage.of("still works"));
         assertThat(recv(pull)).isEqualTo("still works");
     }
@@ -120,8 +122,8 @@ class SocketApiIT {
         ZmtpSocket push = socket(PUSH);
         push.connect(pull.bind("tcp://127.0.0.1:*"));
         var received = pull.receiveAsync().toCompletableFuture();
-        push.sendAsync(ZmtpMessage.of("async")).toCompletableFuture().get(5, TimeUnit.SECONDS);
-        assertThat(text(received.get(5, TimeUnit.SECONDS))).isEqualTo("async");
+        push.sendAsync(ZmtpMessage.of("async")).toCompletableFuture().get(scaledSeconds(5), TimeUnit.SECONDS);
+        assertThat(text(received.get(scaledSeconds(5), TimeUnit.SECONDS))).isEqualTo("async");
     }
 
     /**
@@ -247,7 +249,7 @@ class SocketApiIT {
 
         CompletableFuture<Void> closed = CompletableFuture.runAsync(closing::close);
         boolean together = false;
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        long giveUp = System.nanoTime() + scaled(Duration.ofSeconds(5)).toNanos();
         while (!together && System.nanoTime() - giveUp < 0 && !closed.isDone()) {
             together = closedToTheApplication(a) && closedToTheApplication(b);
             Thread.sleep(5);
@@ -261,7 +263,7 @@ class SocketApiIT {
         peer2.bind(ep2);
         assertThat(recv(peer1)).isEqualTo("from a");
         assertThat(recv(peer2)).isEqualTo("from b");
-        closed.get(15, TimeUnit.SECONDS);
+        closed.get(scaledSeconds(15), TimeUnit.SECONDS);
 
         assertThat(together).as("both sockets closed to the application at once").isTrue();
         assertThat(stillLingering).as("close waiting for both messages").isTrue();
@@ -283,7 +285,7 @@ class SocketApiIT {
             s.connect(nobody);
             s.send(ZmtpMessage.of("undeliverable " + i));
         }
-        CompletableFuture.runAsync(closing::close).get(15, TimeUnit.SECONDS);
+        CompletableFuture.runAsync(closing::close).get(scaledSeconds(15), TimeUnit.SECONDS);
     }
 
     @Test
@@ -427,7 +429,7 @@ class SocketApiIT {
             stuck.setOption(ZmtpSocketOption.LINGER, 200);
             stuck.connect("tcp://hangs.invalid:5555");
             stuck.send(ZmtpMessage.of("queued for a host that never resolves"));
-            assertThat(lookingUp.await(10, TimeUnit.SECONDS)).as("lookup started").isTrue();
+            assertThat(lookingUp.await(scaledSeconds(10), TimeUnit.SECONDS)).as("lookup started").isTrue();
 
             ZmtpSocket pull = c.socket(PULL);
             ZmtpSocket push = c.socket(PUSH);
@@ -438,8 +440,8 @@ class SocketApiIT {
                 push.send(ZmtpMessage.of("m" + i));
                 assertThat(recv(pull)).isEqualTo("m" + i);
             }
-            CompletableFuture.runAsync(stuck::close).get(10, TimeUnit.SECONDS);
-            CompletableFuture.runAsync(c::close).get(15, TimeUnit.SECONDS);
+            CompletableFuture.runAsync(stuck::close).get(scaledSeconds(10), TimeUnit.SECONDS);
+            CompletableFuture.runAsync(c::close).get(scaledSeconds(15), TimeUnit.SECONDS);
         } finally {
             never.countDown();
             c.close();

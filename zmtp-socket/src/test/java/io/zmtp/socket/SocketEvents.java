@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Waiting for a socket's monitor events in tests (a queue filled by {@code socket.monitor(events::add)}). */
@@ -18,7 +19,7 @@ final class SocketEvents {
             throws InterruptedException {
         List<String> seen = new ArrayList<>();
         for (;;) {
-            ZmtpSocketEvent e = events.poll(10, TimeUnit.SECONDS);
+            ZmtpSocketEvent e = events.poll(scaledSeconds(10), TimeUnit.SECONDS);
             assertThat(e).as("waiting for " + type + " after " + seen).isNotNull();
             seen.add(e.type() + ":" + e.endpoint() + ":" + e.detail());
             if (e.type() == type) {

@@ -29,13 +29,16 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What the tcp tests (*IT) share: receiving as text, byte arrays from text, and {@link RawPeer}. */
 public final class SocketTestSupport {
     /** How long a test waits for something that should happen. */
-    public static final Duration WAIT = Duration.ofSeconds(5);
+    public static final Duration WAIT = scaled(Duration.ofSeconds(5));
 
     private SocketTestSupport() {
     }
@@ -66,14 +69,44 @@ public final class SocketTestSupport {
 
     /** Sends from {@code pub} until {@code sub} gets a message (subscriptions propagate asynchronously). */
     public static String awaitFirst(ZmtpSocket pub, ZmtpSocket sub, String topicMessage) {
-        for (int i = 0; i < 200; i++) {
+        String first = retry(() -> {
             pub.send(ZmtpMessage.of(topicMessage));
             ZmtpMessage m = sub.receive(Duration.ofMillis(25));
-            if (m != null) {
-                return text(m);
-            }
+            return m == null ? null : text(m);
+        });
+        if (first == null) {
+            throw new AssertionError("subscription never took effect within " + WAIT);
         }
-        throw new AssertionError("subscription never took effect");
+        return first;
+    }
+
+    /**
+     * Calls {@code attempt} until it returns something other than null, for at most WAIT, and returns that (null if
+     * it never did): for a test that sends until the other side, connecting or subscribing in the background, gets one.
+     * Each attempt waits a little itself (a receive with a short timeout).
+     */
+    public static <T> T retry(Supplier<T> attempt) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        T result;
+        do {
+            result = attempt.get();
+        } while (result == null && System.nanoTime() - deadline < 0);
+        return result;
+    }
+
+    /**
+     * Whether {@code condition} holds within WAIT, looking every 10 ms: for what a socket does in the background (a
+     * connection coming up, an event reaching a listener).
+     */
+    public static boolean eventually(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                return condition.getAsBoolean();
+            }
+            Thread.sleep(10);
+        }
+        return true;
     }
 
     /** Receives and releases until nothing arrives for 50 ms. */

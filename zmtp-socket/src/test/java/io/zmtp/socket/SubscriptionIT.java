@@ -144,9 +144,9 @@ class SubscriptionIT {
         again.setOption(ZmtpSocketOption.SUBSCRIBE, "t".getBytes());
         again.bind(ep);
         // The PUB reconnects (RECONNECT_IVL 100 ms) and reads the new SUBSCRIBE while its application does nothing.
-        for (int i = 0; i < 200 && again.peers().stream().noneMatch(p -> p.state() == ZmtpPeer.State.CONNECTED); i++) {
-            Thread.sleep(10);
-        }
+        assertThat(SocketTestSupport.eventually(
+                () -> again.peers().stream().anyMatch(p -> p.state() == ZmtpPeer.State.CONNECTED)))
+                .as("the PUB reconnected").isTrue();
         Thread.sleep(300);
         assertThat(SocketTestSupport.awaitFirst(pub, again, "t-again")).isEqualTo("t-again");
     }

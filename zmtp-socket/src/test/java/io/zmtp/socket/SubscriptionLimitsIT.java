@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.socket.SocketTestSupport.awaitFirst;
 import static io.zmtp.socket.SocketTestSupport.b;
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -81,7 +82,7 @@ class SubscriptionLimitsIT {
      * to it has been applied. Returns the message's body as the peer read it.
      */
     private String publishUntilReceived(HostileWire wire, String topic) throws IOException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + scaled(Duration.ofSeconds(20)).toNanos();
         while (System.nanoTime() < deadline) {
             pub.send(ZmtpMessage.of(topic));
             wire.socket.setSoTimeout(25);
@@ -103,7 +104,7 @@ class SubscriptionLimitsIT {
         pub.send(ZmtpMessage.of("G1"));
         // Anything published before (awaitFirst's extra G0s) comes first.
         for (;;) {
-            ZmtpMessage m = good.receive(Duration.ofSeconds(5));
+            ZmtpMessage m = good.receive(scaled(Duration.ofSeconds(5)));
             assertThat(m).as("the good subscriber still receives").isNotNull();
             String text = m.frameString(0);
             m.release();
@@ -114,7 +115,7 @@ class SubscriptionLimitsIT {
     }
 
     private void awaitPeers(int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + scaled(Duration.ofSeconds(10)).toNanos();
         while (pub.peers().size() != n && System.nanoTime() < deadline) {
             pub.send(ZmtpMessage.of("tick"));
             Thread.sleep(10);

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -33,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TcpBackpressureStressIT {
     private static final int SCALE = Integer.getInteger("zmtp.stress.scale", 1);
     /** Far longer than any wait the test means: hitting it is a failure, not a slow machine. */
-    private static final Duration STALL = Duration.ofSeconds(20);
+    private static final Duration STALL = scaled(Duration.ofSeconds(20));
     /** Large enough that the kernel buffers hold about a hundred messages, so the pipe's queue reaches SNDHWM often. */
     private static final int SIZE = 4096;
 

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.socket.SocketTestSupport.WAIT;
 import static io.zmtp.socket.SocketTestSupport.text;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -110,11 +111,10 @@ class ThreadSafeTypesIT {
         dish.join("weather");
         dish.connect(ep);
         // The JOIN reaches the RADIO some time after the connection: send until the first arrives.
-        ZmtpMessage first = null;
-        for (int i = 0; i < 200 && first == null; i++) {
+        ZmtpMessage first = SocketTestSupport.retry(() -> {
             radio.send(ZmtpMessage.of("sync").group("weather"));
-            first = dish.receive(Duration.ofMillis(25));
-        }
+            return dish.receive(Duration.ofMillis(25));
+        });
         assertThat(first).as("the JOIN took effect").isNotNull();
         first.release();
         SocketTestSupport.drain(dish);
@@ -128,16 +128,16 @@ class ThreadSafeTypesIT {
 
         dish.join("sports");
         dish.leave("weather");
-        ZmtpMessage sports = null;
-        for (int i = 0; i < 200 && sports == null; i++) {
+        ZmtpMessage sports = SocketTestSupport.retry(() -> {
             radio.send(ZmtpMessage.of("score").group("sports"));
             radio.send(ZmtpMessage.of("sun").group("weather"));
-            sports = dish.receive(Duration.ofMillis(25));
-            if (sports != null && !"sports".equals(sports.group())) {
+            ZmtpMessage got = dish.receive(Duration.ofMillis(25));
+            if (got != null && !"sports".equals(got.group())) {
                 // Sent before the RADIO applied the LEAVE: the DISH drops those itself, so this can't be one.
-                throw new AssertionError("received " + sports.group() + " after leaving it");
+                throw new AssertionError("received " + got.group() + " after leaving it");
             }
-        }
+            return got;
+        });
         assertThat(sports).isNotNull();
         sports.release();
         assertThatThrownBy(() -> dish.leave("weather")).isInstanceOf(IllegalArgumentException.class);
@@ -177,24 +177,24 @@ class ThreadSafeTypesIT {
         again.join("a");
         again.bind(ep);
         // The RADIO reconnects (RECONNECT_IVL 100 ms) and reads the new JOIN while its application does nothing.
-        for (int i = 0; i < 200 && again.peers().stream().noneMatch(p -> p.state() == ZmtpPeer.State.CONNECTED); i++) {
-            Thread.sleep(10);
-        }
+        assertThat(SocketTestSupport.eventually(
+                () -> again.peers().stream().anyMatch(p -> p.state() == ZmtpPeer.State.CONNECTED)))
+                .as("the RADIO reconnected").isTrue();
         Thread.sleep(300);
         assertThat(awaitGroup(radio, again, "a")).as("the new connection's JOIN applied").isTrue();
     }
 
     private static boolean awaitGroup(ZmtpSocket radio, ZmtpSocket dish, String group) {
-        for (int i = 0; i < 400; i++) {
+        ZmtpMessage m = SocketTestSupport.retry(() -> {
             radio.send(ZmtpMessage.of("ping").group(group));
-            ZmtpMessage m = dish.receive(Duration.ofMillis(25));
-            if (m != null) {
-                m.release();
-                SocketTestSupport.drain(dish);
-                return true;
-            }
+            return dish.receive(Duration.ofMillis(25));
+        });
+        if (m == null) {
+            return false;
         }
-        return false;
+        m.release();
+        SocketTestSupport.drain(dish);
+        return true;
     }
 
     @ParameterizedTest
@@ -278,10 +278,8 @@ class ThreadSafeTypesIT {
         List<ZmtpSocketEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
         dealer.monitor(events::add);
         dealer.connect(ep);
-        for (int i = 0; i < 500 && events.stream().noneMatch(e -> e.type() == ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
-             i++) {
-            Thread.sleep(10);
-        }
+        SocketTestSupport.eventually(
+                () -> events.stream().anyMatch(e -> e.type() == ZmtpSocketEvent.Type.HANDSHAKE_FAILED));
         assertThat(events).extracting(ZmtpSocketEvent::type).contains(ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
     }
 
@@ -406,13 +404,12 @@ class ThreadSafeTypesIT {
         assertThat(ep).matches("udp://127\\.0\\.0\\.1:\\d+");
         ZmtpSocket radio = sockets.socket(ZmtpSocketType.RADIO);
         radio.connect(ep);
-        ZmtpMessage m = null;
-        for (int i = 0; i < 200 && m == null; i++) {
+        ZmtpMessage m = SocketTestSupport.retry(() -> {
             radio.send(ZmtpMessage.of("goal!").group("sports"));
             radio.send(ZmtpMessage.of("rain").group("weather"));
-            m = dish.receive(Duration.ofMillis(25));
-        }
-        assertThat(m).as("a datagram within 5 s").isNotNull();
+            return dish.receive(Duration.ofMillis(25));
+        });
+        assertThat(m).as("a datagram within %s", WAIT).isNotNull();
         assertThat(m.group()).isEqualTo("weather");
         assertThat(text(m)).isEqualTo("rain");
 
@@ -445,8 +442,8 @@ class ThreadSafeTypesIT {
         ZmtpSocket client = sockets.socket(ZmtpSocketType.CLIENT);
         client.connect(ep);
         var asyncRequest = server.receiveAsync();
-        client.sendTracked(ZmtpMessage.of("tracked")).toCompletableFuture().get(5, TimeUnit.SECONDS);
-        ZmtpMessage request = asyncRequest.toCompletableFuture().get(5, TimeUnit.SECONDS);
+        client.sendTracked(ZmtpMessage.of("tracked")).toCompletableFuture().get(scaledSeconds(5), TimeUnit.SECONDS);
+        ZmtpMessage request = asyncRequest.toCompletableFuture().get(scaledSeconds(5), TimeUnit.SECONDS);
         int id = request.routingId();
         assertThat(text(request)).isEqualTo("tracked");
         assertThat(server.lastPeer().socketType()).isEqualTo(ZmtpSocketType.CLIENT);
@@ -455,7 +452,7 @@ class ThreadSafeTypesIT {
         try (ZmtpPoller poller = new ZmtpPoller()) {
             poller.register(client, ZmtpPoller.Interest.IN);
             server.sendAsync(ZmtpMessage.of("async reply").routingId(id)).toCompletableFuture()
-                    .get(5, TimeUnit.SECONDS);
+                    .get(scaledSeconds(5), TimeUnit.SECONDS);
             assertThat(poller.poll(WAIT)).isEqualTo(1);
             assertThat(poller.isReadable(client)).isTrue();
         }

@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
+
 /**
  * The victim of {@link HostileCommandsIT}: a real socket in its own JVM, so that its resident memory is its own and a
  * defect that eats the heap kills the victim, not the test. {@link #main} is the child: it binds one socket, serves
@@ -118,7 +121,7 @@ final class VictimProcess implements AutoCloseable {
             }
         }
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            long deadline = System.nanoTime() + scaled(Duration.ofSeconds(60)).toNanos();
             while (System.nanoTime() < deadline) {
                 String reply = replies.poll(100, TimeUnit.MILLISECONDS);
                 if (reply != null) {
@@ -136,7 +139,7 @@ final class VictimProcess implements AutoCloseable {
 
     private String exitStatus() {
         try {
-            process.waitFor(5, TimeUnit.SECONDS);
+            process.waitFor(scaledSeconds(5), TimeUnit.SECONDS);
             String tail = Files.readString(log);
             tail = tail.substring(Math.max(0, tail.length() - 2000));
             return "exit " + (process.isAlive() ? "none yet" : process.exitValue()) + " (" + lastOutput
@@ -171,7 +174,7 @@ final class VictimProcess implements AutoCloseable {
 
     /** Waits until the socket has {@code expected} peers (a hostile one left, or arrived); returns the count. */
     int awaitPeers(int expected) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        long deadline = System.nanoTime() + scaled(Duration.ofSeconds(15)).toNanos();
         int n = peers();
         while (n != expected && System.nanoTime() < deadline) {
             Thread.sleep(50);
@@ -189,7 +192,7 @@ final class VictimProcess implements AutoCloseable {
             Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                     Long.toString(process.pid()), "GC.class_histogram").redirectErrorStream(true).start();
             String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            jcmd.waitFor(30, TimeUnit.SECONDS);
+            jcmd.waitFor(scaledSeconds(30), TimeUnit.SECONDS);
             return out.lines().limit(lines).collect(Collectors.joining("\n"));
         } catch (IOException e) {
             return "";
@@ -202,7 +205,7 @@ final class VictimProcess implements AutoCloseable {
     /** Ends the child at once: one that failed an attack may be out of memory and thrashing in its GC. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
+        process.waitFor(scaledSeconds(10), TimeUnit.SECONDS);
     }
 
     @Override
@@ -211,7 +214,7 @@ final class VictimProcess implements AutoCloseable {
             if (process.isAlive()) {
                 request("quit");
             }
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            if (!process.waitFor(scaledSeconds(10), TimeUnit.SECONDS)) {
                 process.destroyForcibly();
             }
         } catch (InterruptedException e) {

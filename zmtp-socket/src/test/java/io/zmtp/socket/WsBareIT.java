@@ -43,6 +43,7 @@ import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.socket.SocketEvents.await;
 import static io.zmtp.socket.SocketTestSupport.recv;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -62,7 +63,7 @@ class WsBareIT {
         ZmtpSocket pull = sockets.socket(ZmtpSocketType.PULL);
         pull.setOption(ZmtpSocketOption.ROUTING_ID, "the-pull".getBytes(StandardCharsets.US_ASCII));
         try (BarePeer peer = BarePeer.client(pull.bind("ws://127.0.0.1:*/zmq"), "ZWS2.0")) {
-            assertThat(peer.upgraded.get(30, TimeUnit.SECONDS)).isEqualTo("ZWS2.0");
+            assertThat(peer.upgraded.get(scaledSeconds(30), TimeUnit.SECONDS)).isEqualTo("ZWS2.0");
             assertThat(peer.next()).isEqualTo("00" + hex("the-pull"));
             peer.send(0x00, "");
             peer.send(0x00, "hello");
@@ -77,7 +78,7 @@ class WsBareIT {
     void aClientOfferingBothGetsTheMechanismsSubprotocol() throws Exception {
         ZmtpSocket pull = sockets.socket(ZmtpSocketType.PULL);
         try (BarePeer peer = BarePeer.client(pull.bind("ws://127.0.0.1:*/"), "ZWS2.0/NULL,ZWS2.0")) {
-            assertThat(peer.upgraded.get(30, TimeUnit.SECONDS)).isEqualTo("ZWS2.0/NULL");
+            assertThat(peer.upgraded.get(scaledSeconds(30), TimeUnit.SECONDS)).isEqualTo("ZWS2.0/NULL");
         }
     }
 
@@ -85,7 +86,7 @@ class WsBareIT {
     void aRouterRoutesByTheBareClientsRoutingId() throws Exception {
         ZmtpSocket router = sockets.socket(ZmtpSocketType.ROUTER);
         try (BarePeer peer = BarePeer.client(router.bind("ws://127.0.0.1:*/"), "ZWS2.0")) {
-            peer.upgraded.get(30, TimeUnit.SECONDS);
+            peer.upgraded.get(scaledSeconds(30), TimeUnit.SECONDS);
             assertThat(peer.next()).isEqualTo("00");
             peer.send(0x00, "browser-1");
             // REQ-style: the empty delimiter, then the body.
@@ -107,7 +108,7 @@ class WsBareIT {
     void aBareSubscriberGetsOnlyWhatItSubscribedTo() throws Exception {
         ZmtpSocket pub = sockets.socket(ZmtpSocketType.PUB);
         try (BarePeer peer = BarePeer.client(pub.bind("ws://127.0.0.1:*/"), "ZWS2.0")) {
-            peer.upgraded.get(30, TimeUnit.SECONDS);
+            peer.upgraded.get(scaledSeconds(30), TimeUnit.SECONDS);
             assertThat(peer.next()).isEqualTo("00");
             peer.send(0x00, "");
             peer.send(0x00, "\u0001a");
@@ -137,7 +138,7 @@ class WsBareIT {
             ZmtpSocket push = sockets.socket(ZmtpSocketType.PUSH);
             push.setOption(ZmtpSocketOption.ROUTING_ID, "pusher".getBytes(StandardCharsets.US_ASCII));
             push.connect("ws://127.0.0.1:" + server.port() + "/");
-            assertThat(server.upgraded.get(30, TimeUnit.SECONDS)).isEqualTo("ZWS2.0");
+            assertThat(server.upgraded.get(scaledSeconds(30), TimeUnit.SECONDS)).isEqualTo("ZWS2.0");
             server.send(0x00, "");
             push.send(ZmtpMessage.of("one", "two"));
             assertThat(server.next()).isEqualTo("00" + hex("pusher"));
@@ -166,11 +167,11 @@ class WsBareIT {
         BlockingQueue<ZmtpSocketEvent> events = new LinkedBlockingQueue<>();
         pull.monitor(events::add);
         try (BarePeer peer = BarePeer.client(pull.bind("ws://127.0.0.1:*/"), "ZWS2.0")) {
-            peer.upgraded.get(30, TimeUnit.SECONDS);
+            peer.upgraded.get(scaledSeconds(30), TimeUnit.SECONDS);
             peer.send(flags, routingId);
             ZmtpSocketEvent e = await(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED);
             assertThat(e.detail()).contains(why);
-            assertThat(peer.closed.get(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(peer.closed.get(scaledSeconds(30), TimeUnit.SECONDS)).isTrue();
         }
     }
 
@@ -183,7 +184,7 @@ class WsBareIT {
             BlockingQueue<ZmtpSocketEvent> events = new LinkedBlockingQueue<>();
             pull.monitor(events::add);
             try (BarePeer peer = BarePeer.client(pull.bind("ws://127.0.0.1:*/"), "ZWS2.0")) {
-                peer.upgraded.get(30, TimeUnit.SECONDS);
+                peer.upgraded.get(scaledSeconds(30), TimeUnit.SECONDS);
                 peer.send(0x00, "");
                 if (kind.equals("command")) {
                     peer.send(0x02, "\u0004PING\u0000\u0000");
@@ -191,7 +192,7 @@ class WsBareIT {
                     peer.send(0x00, "y".repeat(101));
                 }
                 await(events, ZmtpSocketEvent.Type.PROTOCOL_ERROR);
-                assertThat(peer.closed.get(30, TimeUnit.SECONDS)).as(kind).isTrue();
+                assertThat(peer.closed.get(scaledSeconds(30), TimeUnit.SECONDS)).as(kind).isTrue();
             }
         }
     }
@@ -215,7 +216,7 @@ class WsBareIT {
             s.monitor(events::add);
             try (BarePeer peer = BarePeer.client(s.bind("ws://127.0.0.1:*/"), "ZWS2.0")) {
                 // No subprotocol in the 101 (Netty's client refuses it there, before the server's close frame).
-                assertThat(peer.closed.get(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(peer.closed.get(scaledSeconds(30), TimeUnit.SECONDS)).isTrue();
                 assertThat(await(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED).failureReason())
                         .isEqualTo(ZmtpHandshakeFailureReason.MECHANISM_MISMATCH);
             }
@@ -297,7 +298,7 @@ class WsBareIT {
 
         /** The next message, as hex. */
         String next() throws InterruptedException {
-            String m = received.poll(10, TimeUnit.SECONDS);
+            String m = received.poll(scaledSeconds(10), TimeUnit.SECONDS);
             assertThat(m).as("a message from the socket").isNotNull();
             return m;
         }

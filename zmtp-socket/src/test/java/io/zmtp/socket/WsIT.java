@@ -42,6 +42,7 @@ import static io.zmtp.socket.SocketTestSupport.WAIT;
 import static io.zmtp.socket.SocketTestSupport.awaitFirst;
 import static io.zmtp.socket.SocketTestSupport.b;
 import static io.zmtp.socket.SocketTestSupport.recv;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -169,12 +170,11 @@ class WsIT {
         again.bind(endpoint);
         // As over tcp (PushPullIT): a message written just before the push notices the old connection died is lost
         // with it, as in libzmq, so send until the new connection delivers.
-        String got = null;
-        for (int i = 0; i < 100 && got == null; i++) {
+        String got = SocketTestSupport.retry(() -> {
             push.send(ZmtpMessage.of("after"));
             ZmtpMessage m = again.receive(Duration.ofMillis(50));
-            got = m == null ? null : SocketTestSupport.text(m);
-        }
+            return m == null ? null : SocketTestSupport.text(m);
+        });
         assertThat(got).isEqualTo("after");
     }
 
@@ -211,10 +211,10 @@ class WsIT {
         pull.monitor(events::add);
         String endpoint = pull.bind("ws://127.0.0.1:*/");
         try (RawClient raw = new RawClient(endpoint, "ZWS2.0/NULL")) {
-            raw.upgraded.get(5, TimeUnit.SECONDS);
+            raw.upgraded.get(scaledSeconds(5), TimeUnit.SECONDS);
             raw.channel.writeAndFlush(new TextWebSocketFrame("hello"));
             assertThat(await(events, ZmtpSocketEvent.Type.PROTOCOL_ERROR).detail()).contains("text");
-            assertThat(raw.closeStatus.get(5, TimeUnit.SECONDS)).isEqualTo(1003);
+            assertThat(raw.closeStatus.get(scaledSeconds(5), TimeUnit.SECONDS)).isEqualTo(1003);
         }
         // The socket still takes other connections.
         ZmtpSocket push = sockets.socket(ZmtpSocketType.PUSH);
@@ -232,7 +232,7 @@ class WsIT {
         pull.monitor(events::add);
         String endpoint = pull.bind("ws://127.0.0.1:*/");
         try (RawClient raw = new RawClient(endpoint, "ZWS2.0/NULL")) {
-            raw.upgraded.get(5, TimeUnit.SECONDS);
+            raw.upgraded.get(scaledSeconds(5), TimeUnit.SECONDS);
             if (kind.equals("empty")) {
                 raw.channel.writeAndFlush(new BinaryWebSocketFrame(Unpooled.EMPTY_BUFFER));
             } else {
@@ -240,7 +240,7 @@ class WsIT {
                 raw.channel.writeAndFlush(new ContinuationWebSocketFrame(true, 0, Unpooled.wrappedBuffer(b("b"))));
             }
             assertThat(await(events, ZmtpSocketEvent.Type.PROTOCOL_ERROR).detail()).contains(kind);
-            assertThat(raw.closeStatus.get(5, TimeUnit.SECONDS)).isEqualTo(1002);
+            assertThat(raw.closeStatus.get(scaledSeconds(5), TimeUnit.SECONDS)).isEqualTo(1002);
         }
     }
 
@@ -266,7 +266,7 @@ class WsIT {
         String endpoint = pull.bind("ws://127.0.0.1:*/");
         // No subprotocol at all: one the server doesn't know, Netty's client would refuse itself when none comes back.
         try (RawClient raw = new RawClient(endpoint, null)) {
-            assertThat(raw.closeStatus.get(5, TimeUnit.SECONDS)).isEqualTo(1002);
+            assertThat(raw.closeStatus.get(scaledSeconds(5), TimeUnit.SECONDS)).isEqualTo(1002);
             assertThat(raw.closeReason).contains("ZWS2.0/NULL");
         }
         assertThat(await(events, ZmtpSocketEvent.Type.HANDSHAKE_FAILED).detail()).contains("subprotocol");

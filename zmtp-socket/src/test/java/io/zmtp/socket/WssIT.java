@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.socket.SocketEvents.await;
 import static io.zmtp.socket.SocketTestSupport.recv;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -201,7 +202,8 @@ class WssIT {
         assertThatThrownBy(() -> pull.bind("wss://127.0.0.1:*/"))
                 .isInstanceOf(ZmtpSocketException.EndpointFailed.class)
                 .hasMessageContaining("WSS_SERVER_CONTEXT");
-        assertThat(events.poll(5, TimeUnit.SECONDS)).extracting(ZmtpSocketEvent::type).isEqualTo(ZmtpSocketEvent.Type.BIND_FAILED);
+        assertThat(events.poll(scaledSeconds(5), TimeUnit.SECONDS)).extracting(ZmtpSocketEvent::type)
+                .isEqualTo(ZmtpSocketEvent.Type.BIND_FAILED);
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -26,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ZapTimeoutIT {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
     private static final int HANDSHAKE_IVL = 500;
 
     @RegisterExtension

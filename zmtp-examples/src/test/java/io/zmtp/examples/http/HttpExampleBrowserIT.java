@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -37,7 +39,7 @@ import static org.assertj.core.api.Assertions.fail;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class HttpExampleBrowserIT {
-    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(20));
     private static final Pattern LISTENING =
             Pattern.compile("^http: listening on (https?)://127\\.0\\.0\\.1:(\\d+)/ .*");
     private static final String PASSWORD = "browser-test";
@@ -121,7 +123,7 @@ class HttpExampleBrowserIT {
             return seen;
         } finally {
             command.stop();
-            assertThat(exit.get(30, TimeUnit.SECONDS)).isZero();
+            assertThat(exit.get(scaledSeconds(30), TimeUnit.SECONDS)).isZero();
         }
     }
 
@@ -138,11 +140,11 @@ class HttpExampleBrowserIT {
                 return "reading the browser's output: " + e;
             }
         });
-        if (!node.waitFor(120, TimeUnit.SECONDS)) {
+        if (!node.waitFor(scaledSeconds(120), TimeUnit.SECONDS)) {
             node.destroyForcibly();
-            fail("the browser did not finish in 120 s: " + out.getNow(""));
+            fail("the browser did not finish in " + scaledSeconds(120) + " s: " + out.getNow(""));
         }
-        String all = out.get(10, TimeUnit.SECONDS);
+        String all = out.get(scaledSeconds(10), TimeUnit.SECONDS);
         assertThat(node.exitValue()).as("node browser_check.mjs: " + all).isZero();
         String[] lines = all.strip().split("\n");
         String last = lines[lines.length - 1];

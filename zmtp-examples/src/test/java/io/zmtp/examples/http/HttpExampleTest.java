@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -30,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class HttpExampleTest {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
     private static final Pattern LISTENING = Pattern.compile("^http: listening on http://127\\.0\\.0\\.1:(\\d+)/ .*");
 
     @Test

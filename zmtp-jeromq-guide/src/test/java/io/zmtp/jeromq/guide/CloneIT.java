@@ -1,5 +1,6 @@
 package io.zmtp.jeromq.guide;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * them; a third client that only takes a snapshot afterwards sees the server's map. All three maps are the same.
  */
 class CloneIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration TIMEOUT = scaled(Duration.ofSeconds(90));
     private static final int UPDATES = 40;
 
     @ParameterizedTest(name = "server on {0}, clients on {1}")

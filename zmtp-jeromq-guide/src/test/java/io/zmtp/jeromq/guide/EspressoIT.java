@@ -1,5 +1,6 @@
 package io.zmtp.jeromq.guide;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -16,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and every message the subscriber got.
  */
 class EspressoIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration TIMEOUT = scaled(Duration.ofSeconds(60));
     private static final int MESSAGES = 5;
 
     @ParameterizedTest(name = "on {0}")

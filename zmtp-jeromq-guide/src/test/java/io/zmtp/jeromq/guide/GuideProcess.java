@@ -1,5 +1,7 @@
 package io.zmtp.jeromq.guide;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -24,7 +26,7 @@ import java.util.function.Predicate;
  * line fails the test when the process is closed.
  */
 final class GuideProcess implements AutoCloseable {
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration STOP_TIMEOUT = scaled(Duration.ofSeconds(20));
 
     final String name;
     private final Process process;

@@ -1,5 +1,6 @@
 package io.zmtp.jeromq.guide;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -15,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ipc:// is tcp behind a name only its own process knows, so it can't cross processes).
  */
 class HelloWorldIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration TIMEOUT = scaled(Duration.ofSeconds(60));
 
     @ParameterizedTest(name = "server on {0}, client on {1}")
     @MethodSource("io.zmtp.jeromq.guide.Guide#pairs")

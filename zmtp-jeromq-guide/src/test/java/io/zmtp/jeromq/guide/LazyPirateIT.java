@@ -1,7 +1,9 @@
 package io.zmtp.jeromq.guide;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zmtp.testkit.TestTimeouts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * all the same, by timing out, closing its REQ socket, opening a new one and sending again.
  */
 class LazyPirateIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration TIMEOUT = scaled(Duration.ofSeconds(120));
     private static final int REQUESTS = 12;
 
     @ParameterizedTest(name = "server on {0}, client on {1}")
@@ -30,10 +32,12 @@ class LazyPirateIT {
         long seed = 1;
         try {
             servers.add(startServer(serverImpl, dir, port, seed));
-            // Timeout 2 s with 5 retries: room for a restarted server's JVM to start on a loaded machine; the
-            // overload (2.5 s) is longer than the timeout, so the client gives up on that request and resends it.
+            // Timeout 2 s with 5 retries (times zmtp.test.timeoutScale): room for a restarted server's JVM to start
+            // on a loaded machine; the overload (2.5 s) is longer than the timeout, so the client gives up on that
+            // request and resends it. The retries grow with the factor, not the timeout, which must stay below 2.5 s.
+            String retries = String.valueOf(Math.max(5, Math.round(5 * TestTimeouts.scale())));
             try (GuideProcess client = GuideProcess.start(clientImpl, dir, "lpclient", Programs.LP_CLIENT,
-                    "tcp://127.0.0.1:" + port, String.valueOf(REQUESTS), "2000", "5")) {
+                    "tcp://127.0.0.1:" + port, String.valueOf(REQUESTS), "2000", retries)) {
                 long deadline = System.nanoTime() + TIMEOUT.toNanos();
                 while (client.isAlive() && System.nanoTime() < deadline) {
                     GuideProcess current = servers.get(servers.size() - 1);

@@ -1,5 +1,6 @@
 package io.zmtp.jeromq.guide;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -13,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * exist. The broker on each build, the workers and clients on each.
  */
 class MajordomoIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration TIMEOUT = scaled(Duration.ofSeconds(90));
 
     @ParameterizedTest(name = "broker on {0}, workers and clients on {1}")
     @MethodSource("io.zmtp.jeromq.guide.Guide#pairs")

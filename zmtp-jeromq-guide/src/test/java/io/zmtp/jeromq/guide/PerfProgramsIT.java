@@ -1,5 +1,6 @@
 package io.zmtp.jeromq.guide;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -12,7 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * bench/jeromq-api.sh's business, not a test's).
  */
 class PerfProgramsIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration TIMEOUT = scaled(Duration.ofSeconds(120));
 
     @ParameterizedTest(name = "local on {0}, remote on {1}")
     @MethodSource("io.zmtp.jeromq.guide.Guide#pairs")

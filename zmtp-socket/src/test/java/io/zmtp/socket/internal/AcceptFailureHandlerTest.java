@@ -1,6 +1,7 @@
 package io.zmtp.socket.internal;
 
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.zmtp.socket.SocketTestSupport;
 import io.zmtp.socket.ZmtpSocketEvent;
 import org.junit.jupiter.api.Test;
 
@@ -21,9 +22,7 @@ class AcceptFailureHandlerTest {
             pull.addMonitor(events::add);
             EmbeddedChannel listener = new EmbeddedChannel(new AcceptFailureHandler(pull, "tcp://127.0.0.1:5555"));
             listener.pipeline().fireExceptionCaught(new IOException("accept(..) failed: Too many open files"));
-            for (int i = 0; i < 500 && events.isEmpty(); i++) {
-                Thread.sleep(10);
-            }
+            SocketTestSupport.eventually(() -> !events.isEmpty());
             assertThat(events).hasSize(1);
             ConnectionEvent e = events.get(0);
             assertThat(e.type()).isEqualTo(ZmtpSocketEvent.Type.ACCEPT_FAILED);

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FairQueueTest {
@@ -136,7 +137,7 @@ class FairQueueTest {
                 m = fq.recv();
             }
             if (m == null) {
-                assertThat(signals.awaitSignal(10, TimeUnit.SECONDS))
+                assertThat(signals.awaitSignal(scaledSeconds(10), TimeUnit.SECONDS))
                         .as("a signal while %d messages are still to come", total - received).isTrue();
                 continue;
             }

@@ -14,11 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static io.zmtp.codec.ZmtpSocketType.PULL;
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Peers that send what their type never should, against a socket whose internals the test can see. */
@@ -66,7 +68,7 @@ class HostilePeerIT {
                     ch.close().sync();
                 }
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long deadline = System.nanoTime() + scaled(Duration.ofSeconds(10)).toNanos();
             while (pipeCount(push) > 0 && System.nanoTime() - deadline < 0) {
                 Thread.sleep(10);
             }

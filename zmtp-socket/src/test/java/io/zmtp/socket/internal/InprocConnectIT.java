@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -69,7 +70,7 @@ class InprocConnectIT {
             InprocLink.beforeOpenForTests = null;
             atSeam.countDown();
             try {
-                release.await(30, TimeUnit.SECONDS);
+                release.await(scaledSeconds(30), TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -89,7 +90,7 @@ class InprocConnectIT {
         });
         connecting.start();
         try {
-            assertThat(atSeam.await(10, TimeUnit.SECONDS)).as("the join reached its seam").isTrue();
+            assertThat(atSeam.await(scaledSeconds(10), TimeUnit.SECONDS)).as("the join reached its seam").isTrue();
             // A wake-up with the pipe active and the links not yet open: connect looks again and must wait on.
             push.signal().signal();
             // Only a wrong connect ends this wait early; a right one keeps it the whole time.

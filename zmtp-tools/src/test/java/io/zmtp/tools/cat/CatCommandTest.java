@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code zmtp cat} as a REQ fed from a pipe: each line a request, each reply printed. */
@@ -29,7 +31,7 @@ class CatCommandTest {
             String endpoint = rep.bind("tcp://127.0.0.1:*");
             CompletableFuture<Void> replies = CompletableFuture.runAsync(() -> {
                 for (int i = 0; i < 2; i++) {
-                    String request = rep.receiveString(Duration.ofSeconds(10));
+                    String request = rep.receiveString(scaled(Duration.ofSeconds(10)));
                     rep.send("re: " + request);
                 }
             });
@@ -38,7 +40,7 @@ class CatCommandTest {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             cat.stdout = new PrintStream(out, true, StandardCharsets.UTF_8);
             int exit = new CommandLine(cat).execute("--type", "REQ", "--connect", endpoint, "-n", "2");
-            replies.get(10, TimeUnit.SECONDS);
+            replies.get(scaledSeconds(10), TimeUnit.SECONDS);
             assertThat(exit).isZero();
             assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(String.format("re: STATISTICS%nre: PAUSE%n"));
         }
@@ -57,8 +59,8 @@ class CatCommandTest {
             CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> new CommandLine(cat).execute(
                     "--type", "REP", "--connect", endpoint, "-n", "1"));
             req.send("ping");
-            assertThat(req.receiveString(Duration.ofSeconds(10))).isEqualTo("pong");
-            assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
+            assertThat(req.receiveString(scaled(Duration.ofSeconds(10)))).isEqualTo("pong");
+            assertThat(exit.get(scaledSeconds(10), TimeUnit.SECONDS)).isZero();
             assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(String.format("ping%n"));
         }
     }

@@ -22,6 +22,7 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -30,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class CatThreadSafeTypesTest {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(10));
 
     private final ZmtpContext context = ZmtpContext.builder().lingerCapMillis(1000).build();
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -72,8 +73,8 @@ class CatWssTest {
         Cat req = new Cat("ping\n");
         CompletableFuture<Integer> reqExit = req.start("--type", "REQ", "--connect", endpoint, "-n", "1",
                 "--wss-trust", server[0].toString());
-        assertThat(reqExit.get(50, TimeUnit.SECONDS)).as(req::printed).isZero();
-        assertThat(repExit.get(50, TimeUnit.SECONDS)).as(rep::printed).isZero();
+        assertThat(reqExit.get(scaledSeconds(50), TimeUnit.SECONDS)).as(req::printed).isZero();
+        assertThat(repExit.get(scaledSeconds(50), TimeUnit.SECONDS)).as(rep::printed).isZero();
         assertThat(rep.out.toString(StandardCharsets.UTF_8)).isEqualTo(String.format("ping%n"));
         assertThat(req.out.toString(StandardCharsets.UTF_8)).isEqualTo(String.format("pong%n"));
         assertThat(req.err.toString(StandardCharsets.UTF_8)).doesNotContain("WARNING");
@@ -91,8 +92,8 @@ class CatWssTest {
         Cat sub = new Cat("");
         CompletableFuture<Integer> subExit = sub.start("--type", "SUB", "--connect", endpoint, "--timeout", "3",
                 "--events", "--wss-trust", other[0].toString());
-        subExit.get(50, TimeUnit.SECONDS);
-        repExit.get(50, TimeUnit.SECONDS);
+        subExit.get(scaledSeconds(50), TimeUnit.SECONDS);
+        repExit.get(scaledSeconds(50), TimeUnit.SECONDS);
         assertThat(rep.out.toString(StandardCharsets.UTF_8)).isEmpty();
         assertThat(sub.err.toString(StandardCharsets.UTF_8)).contains("TLS handshake failed");
     }
@@ -102,20 +103,21 @@ class CatWssTest {
         Path[] server = writeCertificate("server");
         Cat noKey = new Cat("");
         assertThat(noKey.start("--type", "PULL", "--bind", "wss://127.0.0.1:*/", "--wss-cert", server[0].toString())
-                .get(30, TimeUnit.SECONDS)).isEqualTo(2);
+                .get(scaledSeconds(30), TimeUnit.SECONDS)).isEqualTo(2);
         Cat both = new Cat("");
         assertThat(both.start("--type", "PULL", "--bind", "wss://127.0.0.1:*/", "--wss-self-signed",
-                "--wss-cert", server[0].toString(), "--wss-key", server[1].toString()).get(30, TimeUnit.SECONDS))
-                .isEqualTo(2);
+                "--wss-cert", server[0].toString(), "--wss-key", server[1].toString())
+                .get(scaledSeconds(30), TimeUnit.SECONDS)).isEqualTo(2);
         Cat trustAndInsecure = new Cat("");
         assertThat(trustAndInsecure.start("--type", "PUSH", "--connect", "wss://127.0.0.1:1/", "--wss-insecure",
-                "--wss-trust", server[0].toString()).get(30, TimeUnit.SECONDS)).isEqualTo(2);
+                "--wss-trust", server[0].toString()).get(scaledSeconds(30), TimeUnit.SECONDS)).isEqualTo(2);
         Cat noCertificate = new Cat("");
-        assertThat(noCertificate.start("--type", "PULL", "--bind", "wss://127.0.0.1:*/").get(30, TimeUnit.SECONDS))
-                .isEqualTo(2);
+        assertThat(noCertificate.start("--type", "PULL", "--bind", "wss://127.0.0.1:*/")
+                .get(scaledSeconds(30), TimeUnit.SECONDS)).isEqualTo(2);
         Cat badPem = new Cat("");
         assertThat(badPem.start("--type", "PULL", "--bind", "wss://127.0.0.1:*/", "--wss-cert",
-                server[1].toString(), "--wss-key", server[1].toString()).get(30, TimeUnit.SECONDS)).isEqualTo(2);
+                server[1].toString(), "--wss-key", server[1].toString()).get(scaledSeconds(30), TimeUnit.SECONDS))
+                .isEqualTo(2);
         assertThat(noKey.err.toString(StandardCharsets.UTF_8))
                 .isEqualTo(String.format("zmtp cat: --wss-cert and --wss-key go together%n"));
         assertThat(both.err.toString(StandardCharsets.UTF_8))

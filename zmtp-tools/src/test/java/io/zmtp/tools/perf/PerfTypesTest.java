@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -63,8 +64,8 @@ class PerfTypesTest {
                 "20000", "100");
         CompletableFuture<Integer> client = start(new RrClientCommand(), "--type", "client", endpoint(), "16",
                 "20000", "1000", "100");
-        assertThat(client.get(50, TimeUnit.SECONDS)).as(this::printed).isZero();
-        assertThat(server.get(50, TimeUnit.SECONDS)).as(this::printed).isZero();
+        assertThat(client.get(scaledSeconds(50), TimeUnit.SECONDS)).as(this::printed).isZero();
+        assertThat(server.get(scaledSeconds(50), TimeUnit.SECONDS)).as(this::printed).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .startsWith(String.format("message size: 16 [B]%nrequest count: 20000%nin flight: 1000%n"))
                 .containsPattern("(?m)^mean throughput: [1-9][0-9]* \\[req/s\\]$");
@@ -76,8 +77,8 @@ class PerfTypesTest {
                 "50000");
         CompletableFuture<Integer> remote = start(new RemoteThrCommand(), "-t", "SCATTER", endpoint(), "64",
                 "50000");
-        assertThat(remote.get(50, TimeUnit.SECONDS)).as(this::printed).isZero();
-        assertThat(local.get(50, TimeUnit.SECONDS)).as(this::printed).isZero();
+        assertThat(remote.get(scaledSeconds(50), TimeUnit.SECONDS)).as(this::printed).isZero();
+        assertThat(local.get(scaledSeconds(50), TimeUnit.SECONDS)).as(this::printed).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .startsWith(String.format("message size: 64 [B]%nmessage count: 50000%n"))
                 .containsPattern("(?m)^mean throughput: [1-9][0-9]* \\[msg/s\\]$");

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -62,8 +63,8 @@ class PerfWsTest {
         String endpoint = "ws://127.0.0.1:" + freePort() + "/zmq";
         CompletableFuture<Integer> local = start(new LocalThrCommand(), endpoint, "64", "20000");
         CompletableFuture<Integer> remote = start(new RemoteThrCommand(), endpoint, "64", "20000");
-        assertThat(remote.get(50, TimeUnit.SECONDS)).as(this::printed).isZero();
-        assertThat(local.get(50, TimeUnit.SECONDS)).as(this::printed).isZero();
+        assertThat(remote.get(scaledSeconds(50), TimeUnit.SECONDS)).as(this::printed).isZero();
+        assertThat(local.get(scaledSeconds(50), TimeUnit.SECONDS)).as(this::printed).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .startsWith(String.format("message size: 64 [B]%nmessage count: 20000%n"))
                 .containsPattern("(?m)^mean throughput: [1-9][0-9]* \\[msg/s\\]$");
@@ -74,8 +75,8 @@ class PerfWsTest {
         String endpoint = "wss://127.0.0.1:" + freePort() + "/zmq";
         CompletableFuture<Integer> local = start(new LocalLatCommand(), "--wss-self-signed", endpoint, "1", "500");
         CompletableFuture<Integer> remote = start(new RemoteLatCommand(), "--wss-insecure", endpoint, "1", "500");
-        assertThat(remote.get(50, TimeUnit.SECONDS)).as(this::printed).isZero();
-        assertThat(local.get(50, TimeUnit.SECONDS)).as(this::printed).isZero();
+        assertThat(remote.get(scaledSeconds(50), TimeUnit.SECONDS)).as(this::printed).isZero();
+        assertThat(local.get(scaledSeconds(50), TimeUnit.SECONDS)).as(this::printed).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .startsWith(String.format("message size: 1 [B]%nroundtrip count: 500%n"));
         assertThat(err.toString(StandardCharsets.UTF_8))

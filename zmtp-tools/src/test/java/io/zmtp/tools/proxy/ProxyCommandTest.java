@@ -17,13 +17,15 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.zmtp.testkit.TestTimeouts.scaled;
+import static io.zmtp.testkit.TestTimeouts.scaledSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@code zmtp proxy}: socket specs, and a shared queue run from the command line until TERMINATE. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ProxyCommandTest {
-    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final Duration WAIT = scaled(Duration.ofSeconds(5));
 
     @Test
     void shouldParseTypeAndEndpointsToBindAndConnect() {
@@ -78,7 +80,7 @@ class ProxyCommandTest {
             commander.send("TERMINATE");
             assertThat(commander.receiveString(WAIT)).isEmpty();
         }
-        assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
+        assertThat(exit.get(scaledSeconds(10), TimeUnit.SECONDS)).isZero();
         String err = errBytes.toString(StandardCharsets.UTF_8);
         assertThat(err).contains("frontend ROUTER bound to tcp://127.0.0.1:" + front)
                 .contains("terminated by the control socket");

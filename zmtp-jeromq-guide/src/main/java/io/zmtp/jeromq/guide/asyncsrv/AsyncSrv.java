@@ -25,7 +25,8 @@ import org.zeromq.ZThread;
  * answers request #n with n % 4 replies (the Guide: 0 to 4 at random), after pauses of 1 to 20 ms (the Guide: up to
  * a second) and prints what it served; a tick is 100 ms (the Guide: a second); clients are attached threads
  * ({@code ZThread.fork}) that stop once every request has had its replies and then report on their pipe, and the
- * main thread prints each report (the Guide runs everything for five seconds).
+ * main thread prints each report (the Guide runs everything for five seconds); each worker says on its pipe that it
+ * has connected, and the server starts its proxy once all have (the Guide starts it at once).
  */
 public final class AsyncSrv {
     private static final Random RAND = new Random(System.nanoTime());
@@ -95,8 +96,14 @@ public final class AsyncSrv {
             backend.bind("inproc://backend");
 
             // Launch pool of worker threads, precise number is not critical
+            List<Socket> workerPipes = new ArrayList<>();
             for (int threadNbr = 0; threadNbr < workers; threadNbr++) {
-                ZThread.fork(ctx, new ServerWorker(), "worker-" + threadNbr);
+                workerPipes.add(ZThread.fork(ctx, new ServerWorker(), "worker-" + threadNbr));
+            }
+            // Not in the Guide: wait until every worker has connected, so that the proxy deals the first request
+            // over all of them (requests that come sooner wait in the frontend's queue).
+            for (Socket workerPipe : workerPipes) {
+                workerPipe.recvStr();
             }
             System.out.println("I: server ready on " + endpoint);
 
@@ -115,6 +122,7 @@ public final class AsyncSrv {
             String name = (String) args[0];
             Socket worker = ctx.createSocket(SocketType.DEALER);
             worker.connect("inproc://backend");
+            pipe.send("connected");
 
             while (!Thread.currentThread().isInterrupted()) {
                 // The DEALER socket gives us the address envelope and message

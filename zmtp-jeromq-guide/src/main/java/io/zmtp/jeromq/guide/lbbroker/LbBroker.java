@@ -17,7 +17,8 @@ import org.zeromq.ZMQ.Socket;
  * its reply.
  *
  * <p>Arguments: {@code [frontend backend [clients workers]]} (defaults {@code ipc://frontend.ipc},
- * {@code ipc://backend.ipc}, 10, 3). Each worker's reply names it ("OK from worker-1"), so who served whom shows.
+ * {@code ipc://backend.ipc}, 10, 3). Each worker's reply names it ("OK from worker-1"), and the broker prints each
+ * worker's READY, each request it hands to a worker and each reply, so the order in which it used its workers shows.
  */
 public final class LbBroker {
     private LbBroker() {}
@@ -130,7 +131,8 @@ public final class LbBroker {
                 // Handle worker activity on backend (pollin of an index never registered is false, as in JeroMQ)
                 if (items.pollin(0)) {
                     // Queue worker address for LRU routing
-                    workerQueue.add(backend.recvStr());
+                    String workerAddr = backend.recvStr();
+                    workerQueue.add(workerAddr);
 
                     // Second frame is empty
                     String empty = backend.recvStr();
@@ -140,12 +142,15 @@ public final class LbBroker {
                     String clientAddr = backend.recvStr();
 
                     // If client reply, send rest back to frontend
-                    if (!clientAddr.equals("READY")) {
+                    if (clientAddr.equals("READY")) {
+                        System.out.println("Broker: " + workerAddr + " ready");
+                    } else {
                         empty = backend.recvStr();
                         assert empty.isEmpty();
 
                         String reply = backend.recvStr();
-                        System.out.println("Broker: " + clientAddr + " <- " + reply);
+                        System.out.println(
+                                "Broker: " + clientAddr + " <- " + reply + " (" + workerAddr + " ready again)");
                         frontend.sendMore(clientAddr);
                         frontend.sendMore("");
                         frontend.send(reply);
@@ -167,6 +172,7 @@ public final class LbBroker {
                     String request = frontend.recvStr();
 
                     String workerAddr = workerQueue.poll();
+                    System.out.println("Broker: " + clientAddr + " -> " + workerAddr);
 
                     backend.sendMore(workerAddr);
                     backend.sendMore("");

@@ -24,7 +24,8 @@ import org.zeromq.ZThread;
  * <p>Arguments: {@code [frontend backend [clients workers]]} (defaults {@code ipc://frontend.ipc},
  * {@code ipc://backend.ipc}, 10, 3). Differences from the Guide, for the tests: each client sends one request (the
  * Guide's send one a second forever), workers name themselves in their replies ("OK from worker-1"), the broker
- * prints who served whom and its backend handler ends the reactor (returns -1) once every client has its reply.
+ * prints each worker's READY, each request it hands to a worker and each reply (so the order in which it used its
+ * workers shows), and its backend handler ends the reactor (returns -1) once every client has its reply.
  */
 public final class LbBroker3 {
     private static final byte[] WORKER_READY = {'\001'}; // Signals worker is ready
@@ -97,7 +98,9 @@ public final class LbBroker3 {
             LbBroker broker = (LbBroker) arg;
             ZMsg msg = ZMsg.recvMsg(broker.frontend);
             if (msg != null) {
-                msg.wrap(broker.workers.poll());
+                ZFrame worker = broker.workers.poll();
+                System.out.println("Broker: " + msg.getFirst() + " -> " + worker);
+                msg.wrap(worker);
                 msg.send(broker.backend);
 
                 // Cancel reader on frontend if we went from 1 to 0 workers
@@ -129,6 +132,7 @@ public final class LbBroker3 {
                 // Forward message to client if it's not a READY
                 ZFrame frame = msg.getFirst();
                 if (Arrays.equals(frame.getData(), WORKER_READY)) {
+                    System.out.println("Broker: " + worker + " ready");
                     msg.destroy();
                 } else {
                     System.out.println("Broker: " + frame + " <- " + msg.getLast() + " (" + worker + " ready again)");
