@@ -455,6 +455,13 @@ final class OutboundQueue {
             } finally {
                 releaseConsumer();
             }
+            InprocLink l = link;
+            if (l != null) {
+                // An inproc reader that found the queue claimed by this eviction armed its wake-up and left; if the
+                // head was a command (not evicted) and the new message is dropped, no enqueue will wake it, and
+                // every later send gives up the same way: the reader would sleep with messages queued.
+                l.afterServiced();
+            }
             if (discardRequested) {
                 discard();
             }
