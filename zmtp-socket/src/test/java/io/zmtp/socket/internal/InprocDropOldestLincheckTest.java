@@ -74,13 +74,19 @@ public class InprocDropOldestLincheckTest {
     @Test
     void shouldWakeTheXpubWhenAnEvictionGivesUpOnASubscriptionAtTheHead() {
         new ModelCheckingOptions()
+                // The defect's own scenario first, every interleaving of it the budget reaches; then random ones.
+                .addCustomScenario(LincheckScenarios.parallel(getClass(), new String[] {"send"},
+                        new String[] {"receive"}))
                 .threads(2)
                 .actorsPerThread(2)
                 .actorsBefore(0)
                 .actorsAfter(0)
-                .iterations(30)
-                .invocationsPerIteration(1000)
+                .iterations(ITERATIONS)
+                .invocationsPerIteration(INVOCATIONS)
                 .verifier(AnyResultVerifier.class)
                 .check(getClass());
     }
+
+    private static final int ITERATIONS = Integer.getInteger("lincheck.iterations", 5);
+    private static final int INVOCATIONS = Integer.getInteger("lincheck.invocations", 500);
 }
