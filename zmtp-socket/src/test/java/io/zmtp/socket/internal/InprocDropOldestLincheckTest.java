@@ -3,7 +3,6 @@ package io.zmtp.socket.internal;
 import io.netty.buffer.Unpooled;
 import io.zmtp.codec.ZmtpCommand;
 import io.zmtp.codec.ZmtpMessage;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.Tag;
@@ -73,20 +72,11 @@ public class InprocDropOldestLincheckTest {
 
     @Test
     void shouldWakeTheXpubWhenAnEvictionGivesUpOnASubscriptionAtTheHead() {
-        new ModelCheckingOptions()
-                // The defect's own scenario first, every interleaving of it the budget reaches; then random ones.
+        LincheckScenarios.check(LincheckScenarios.modelChecking(5, 500)
                 .addCustomScenario(LincheckScenarios.parallel(getClass(), new String[] {"send"},
                         new String[] {"receive"}))
                 .threads(2)
                 .actorsPerThread(2)
-                .actorsBefore(0)
-                .actorsAfter(0)
-                .iterations(ITERATIONS)
-                .invocationsPerIteration(INVOCATIONS)
-                .verifier(AnyResultVerifier.class)
-                .check(getClass());
+                .verifier(AnyResultVerifier.class), getClass());
     }
-
-    private static final int ITERATIONS = Integer.getInteger("lincheck.iterations", 5);
-    private static final int INVOCATIONS = Integer.getInteger("lincheck.invocations", 500);
 }
