@@ -119,7 +119,7 @@ public class SpscChunkedQueueLincheckTest {
 
     @Test
     void shouldBeALinearizableFifoForOneProducerAndConsumersTakingTurns() {
-        LincheckScenarios.check(LincheckScenarios.modelChecking(10, 400)
+        LincheckScenarios.check(LincheckScenarios.modelChecking(8, 300)
                 .threads(3)
                 .actorsPerThread(2)
                 .sequentialSpecification(Fifo.class), getClass());
