@@ -1,5 +1,6 @@
 package io.zmtp.socket.internal;
 
+import io.zmtp.codec.ZmtpHandshakeSuccessEvent;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -25,6 +26,9 @@ public class InprocLinkLincheckTest {
     private final StubChannel readerChannel = new StubChannel();
     private final InprocEnd writerEnd = new InprocEnd(writer, writerChannel);
     private final InprocEnd readerEnd = new InprocEnd(reader, readerChannel);
+    /** Made here, not in the operation: see {@link LincheckPipes#handshake}. */
+    private final ZmtpHandshakeSuccessEvent writerHandshake = LincheckPipes.handshake(ZmtpSocketType.PULL);
+    private final ZmtpHandshakeSuccessEvent readerHandshake = LincheckPipes.handshake(ZmtpSocketType.PUSH);
 
     /** The writer's thread. */
     private int made;
@@ -46,8 +50,8 @@ public class InprocLinkLincheckTest {
     /** The inproc thread: both handshakes done, the second joins the ends. */
     @Operation(nonParallelGroup = "inproc", runOnce = true)
     public boolean join() {
-        writer.onHandshake(writerChannel, LincheckPipes.handshake(ZmtpSocketType.PULL), writerEnd, readerEnd);
-        reader.onHandshake(readerChannel, LincheckPipes.handshake(ZmtpSocketType.PUSH), readerEnd, writerEnd);
+        writer.onHandshake(writerChannel, writerHandshake, writerEnd, readerEnd);
+        reader.onHandshake(readerChannel, readerHandshake, readerEnd, writerEnd);
         return writer.isInprocJoined();
     }
 
