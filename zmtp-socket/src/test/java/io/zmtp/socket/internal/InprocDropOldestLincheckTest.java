@@ -72,7 +72,7 @@ public class InprocDropOldestLincheckTest {
 
     @Test
     void shouldWakeTheXpubWhenAnEvictionGivesUpOnASubscriptionAtTheHead() {
-        LincheckScenarios.check(LincheckScenarios.modelChecking(3, 300)
+        LincheckScenarios.check(LincheckScenarios.modelChecking(2, 300)
                 .addCustomScenario(LincheckScenarios.parallel(getClass(), new String[] {"send"},
                         new String[] {"receive"}))
                 .threads(2)
