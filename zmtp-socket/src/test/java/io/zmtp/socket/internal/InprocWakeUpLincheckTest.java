@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
  * Model checking (Lincheck) of an open inproc link's wake-ups, in scenarios small enough that the model checker
  * reaches the narrow windows: the reader's two looks at an empty queue around arming its wake-up
  * ({@code readerIdle}) against a send, and the writer's two looks for room around asking for its wake-up
- * ({@code writerBlocked}) against a take. SNDHWM 1 + RCVHWM 1 (the link holds 2), one message queued. After each
- * interleaving: a side that found nothing to do and had no signal since still has nothing to do.
+ * ({@code writerBlocked}) against a take, and the reader's look while the writer's end hands the queue over
+ * ({@code transfer}). SNDHWM 1 + RCVHWM 1 (the link holds 2), one message queued. After each interleaving: a side
+ * that found nothing to do and had no signal since still has nothing to do.
  */
 @Tag("lincheck")
 public class InprocWakeUpLincheckTest {
@@ -45,6 +46,12 @@ public class InprocWakeUpLincheckTest {
         m.release();
         writerWaitingSince = seq;
         return false;
+    }
+
+    /** The writer's socket drops its pipe: the link ends and what it holds is handed to the reader. */
+    @Operation(nonParallelGroup = "writer", runOnce = true)
+    public void terminateWriter() {
+        writer.terminate();
     }
 
     /** The reader's attempt: the id read, or -1 for nothing (the reader then waits for a signal). */
@@ -87,6 +94,10 @@ public class InprocWakeUpLincheckTest {
                 // The writer fills the link, then looks for room while the reader takes.
                 .addCustomScenario(LincheckScenarios.parallel(getClass(), new String[] {"send", "send"},
                         new String[] {"receive"}))
+                // The writer's end hands the queued message over while the reader looks: a reader that found the
+                // queue held by the hand-over is woken by it.
+                .addCustomScenario(LincheckScenarios.parallel(getClass(), new String[] {"terminateWriter"},
+                        new String[] {"receive", "receive"}))
                 .threads(2)
                 .actorsPerThread(2)
                 .verifier(AnyResultVerifier.class), getClass());

@@ -1,11 +1,10 @@
 package io.zmtp.socket.internal;
 
+import com.sun.management.OperatingSystemMXBean;
 import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Validate;
-
-import com.sun.management.OperatingSystemMXBean;
 
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;

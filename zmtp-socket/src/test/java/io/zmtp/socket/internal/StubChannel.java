@@ -23,10 +23,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A channel that is only what a pipe and its queues ask of one, for the model-checking tests (*LincheckTest): open
  * until closed, always writable, writes counted and released, and an event loop that holds the one task it was
- * given (a pipe's drain) until the test runs it as the I/O thread would. An {@code EmbeddedChannel} runs its
- * pipeline, a promise and a task queue on every call; under Lincheck each of their shared fields is a point where the
- * model checker may switch threads, which multiplies the interleavings it explores without touching ours.
- * Every method nobody calls throws.
+ * given (a pipe's drain) until the test runs it as the I/O thread would. An {@code EmbeddedChannel} would run its
+ * pipeline, promises and task queue on those calls: code the model checker would explore as well, spending its budget
+ * of interleavings away from ours. Every method nobody calls throws.
  */
 final class StubChannel implements Channel {
     private volatile boolean active = true;
