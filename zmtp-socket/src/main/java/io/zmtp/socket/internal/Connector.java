@@ -7,6 +7,7 @@ import io.netty.channel.EventLoop;
 import io.zmtp.socket.transport.Endpoint;
 import io.zmtp.socket.transport.Transport;
 
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -15,10 +16,15 @@ import java.util.function.Function;
  * Keeps one connecting pipe connected: connects, and after a failed attempt or a lost connection tries again after
  * RECONNECT_IVL plus random jitter (up to one more interval), doubling the interval up to RECONNECT_IVL_MAX when that
  * is set (libzmq's scheme). A successful handshake resets the back-off. All on one event loop.
+ *
+ * <p>Stopping closes the connection, unless the socket's close parked the pipe ({@link Pipe#park}, an inproc connect
+ * waiting for its name's bind): then the attempt under way goes on, with no retry after it, and the pipe is
+ * terminated when its channel closes, joined or not.
  */
 final class Connector {
     private final Transport transport;
     private final Endpoint endpoint;
+    private final Pipe pipe;
     private final EventLoop loop;
     private final Function<Runnable, ChannelInitializer<Channel>> initializer;
     private final int reconnectIvl;
@@ -27,10 +33,11 @@ final class Connector {
     private volatile boolean stopped;
     private volatile Channel channel;
 
-    Connector(Transport transport, Endpoint endpoint, EventLoop loop,
+    Connector(Transport transport, Endpoint endpoint, Pipe pipe, EventLoop loop,
               Function<Runnable, ChannelInitializer<Channel>> initializer, int reconnectIvl, int reconnectIvlMax) {
         this.transport = transport;
         this.endpoint = endpoint;
+        this.pipe = pipe;
         this.loop = loop;
         this.initializer = initializer;
         this.reconnectIvl = reconnectIvl;
@@ -44,10 +51,37 @@ final class Connector {
 
     void stop() {
         stopped = true;
+        if (pipe.isParked()) {
+            // After connect(), which start() queued on the same loop before this.
+            try {
+                loop.execute(this::endPipeWithChannel);
+            } catch (RejectedExecutionException e) {
+                pipe.terminate();
+            }
+            return;
+        }
         Channel ch = channel;
         if (ch != null) {
             ch.close();
         }
+    }
+
+    /**
+     * A parked pipe (loop): terminated when the attempt's channel closes. Without an attempt under way (none made
+     * yet: connect() found the connector stopped; or between retries) one is made now.
+     */
+    private void endPipeWithChannel() {
+        Channel ch = channel;
+        if (ch == null || !ch.isOpen()) {
+            try {
+                ch = transport.connect(endpoint, loop, initializer.apply(() -> { })).channel();
+            } catch (RuntimeException e) {
+                pipe.terminate();
+                return;
+            }
+            channel = ch;
+        }
+        ch.closeFuture().addListener(closed -> pipe.terminate());
     }
 
     private void connect() {
@@ -69,7 +103,7 @@ final class Connector {
         f.addListener(done -> {
             if (!done.isSuccess()) {
                 scheduleRetry();
-            } else if (stopped) {
+            } else if (stopped && !pipe.isParked()) {
                 f.channel().close();
             } else {
                 f.channel().closeFuture().addListener(closed -> scheduleRetry());

@@ -156,6 +156,14 @@ final class InprocLink {
         pb.signalActivity();
         pa.emit(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED, a.channel, null);
         pb.emit(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED, b.channel, null);
+        // An end whose socket closed before the name was bound (Pipe.park): what it queued is the peer's now, handed
+        // over as the link ends, and the connection closes.
+        if (pa.isParked()) {
+            pa.terminate();
+        }
+        if (pb.isParked()) {
+            pb.terminate();
+        }
     }
 
     boolean isLive() {

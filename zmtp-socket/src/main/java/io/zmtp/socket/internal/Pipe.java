@@ -12,7 +12,9 @@ import io.zmtp.socket.ZmtpSocketEvent;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.SocketAddress;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -37,6 +39,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * queue down to half of it ({@link InboundFlow}). SNDHWM: {@link #offer} refuses beyond it, and the drain moves
  * messages to the channel only while it is writable (Netty's write-buffer water mark), so the output held per peer is
  * bounded by SNDHWM messages plus the channel's high water mark in bytes ({@link OutboundQueue}).
+ *
+ * <h2>Parked: an inproc connect that outlives its socket</h2>
+ * libzmq's inproc connect-before-bind makes the pipe pair at connect time, so what the socket sends goes into a pipe
+ * the binder will read, and stays there whatever the sender does next (the ZeroMQ Guide's mtrelay connects, sends
+ * and closes before the next step binds). Ours joins only once the name is bound. So {@link #park} lets close leave
+ * such a pipe alive instead of terminating it: its connection attempt goes on without the socket and without
+ * retries, and when the bind comes the join hands what the pipe queued to the binder and ends the connection
+ * ({@link InprocLink#join}); close neither waits for that nor drops the messages. A pipe whose channel closes without
+ * a join (the name never bound before the context closed, or the binder refused the peer) is terminated then,
+ * releasing what it held ({@code Connector}). Park and join decide against each other with one CAS
+ * ({@code joinState}): a join that came first made the pipe the socket's, and close ends it as any other.
  */
 public final class Pipe {
     /** Lifecycle. */
@@ -72,6 +85,13 @@ public final class Pipe {
     private volatile ZmtpHandshakeSuccessEvent handshake;
     /** Set when a connection of this pipe ended, made or not: an inproc connect waits for the first (SocketBase). */
     private volatile boolean aConnectionEnded;
+    /** A connecting pipe over inproc: set by connect before the pipe is started. */
+    private boolean inproc;
+    /** Inproc connecting pipes: {@link #UNJOINED} until the first join or a park, whichever comes first. */
+    private final AtomicInteger joinState = new AtomicInteger();
+    private static final int UNJOINED = 0;
+    private static final int PARKED = 1;
+    private static final int JOINED = 2;
 
     private final PipeCounters counters = new PipeCounters();
     private final ConnectionBudget budget = new ConnectionBudget();
@@ -114,6 +134,26 @@ public final class Pipe {
 
     public boolean isConnecting() {
         return connecting;
+    }
+
+    /** Marks a connecting pipe as inproc's, which close may {@link #park}; before the connection is started. */
+    void inproc() {
+        this.inproc = true;
+    }
+
+    /**
+     * At close: parks this pipe if it is an inproc connect not yet joined (its name not bound yet) with output queued
+     * (see the class comment); true if it did. A parked pipe is the connector's and the join's from then on: close
+     * must neither wait for it nor terminate it.
+     */
+    boolean park() {
+        return inproc && state == State.CONNECTING && hasOutputPending()
+                && joinState.compareAndSet(UNJOINED, PARKED);
+    }
+
+    /** Whether close parked this pipe ({@link #park}). */
+    boolean isParked() {
+        return joinState.get() == PARKED;
     }
 
     public String endpoint() {
@@ -295,6 +335,32 @@ public final class Pipe {
         }
     }
 
+    /**
+     * Close's end of a pipe ({@link Linger}): over a live connection, on its I/O thread, writes what is queued as far
+     * as the channel takes it now, then terminates; otherwise terminates at once. A loop that has shut down can't
+     * run it: terminated here then.
+     */
+    void terminateAfterLastDrain() {
+        Channel ch = channel;
+        if (ch == null || !isActive() || outbound.link() != null || !ch.isActive() || !outbound.hasPending()) {
+            terminate();
+            return;
+        }
+        if (ch.eventLoop().inEventLoop()) {
+            outbound.drain(ch);
+            terminate();
+            return;
+        }
+        try {
+            ch.eventLoop().execute(() -> {
+                outbound.drain(ch);
+                terminate();
+            });
+        } catch (RejectedExecutionException e) {
+            terminate();
+        }
+    }
+
     /** Discards queued output (linger 0, or a peer that is gone), from any thread. */
     public void discardOutput() {
         outbound.discard();
@@ -445,6 +511,9 @@ public final class Pipe {
      * socket refused the connection.
      */
     boolean activateJoined(Channel ch, ZmtpHandshakeSuccessEvent success, InprocLink link) {
+        // Parked by its socket's close (a pipe that joined once is never parked): the connection is taken without the socket, which is
+        // gone, and ended once the join is done (InprocLink.join), handing what was queued to the peer.
+        boolean parked = !joinState.compareAndSet(UNJOINED, JOINED) && joinState.get() == PARKED;
         InprocLink previous = outbound.link();
         outbound.link(link);
         if (previous != null) {
@@ -456,6 +525,9 @@ public final class Pipe {
         if (!moveUnlessTerminated(State.ACTIVE)) {
             ch.close();
             return false;
+        }
+        if (parked) {
+            return true;
         }
         if (!listener.pipeConnected(this)) {
             moveUnlessTerminated(connecting ? State.CONNECTING : State.DISCONNECTED);
@@ -516,6 +588,10 @@ public final class Pipe {
     }
 
     void emit(ZmtpSocketEvent.Type type, Channel ch, String detail, ZmtpHandshakeFailureReason reason) {
+        if (isParked()) {
+            // The socket is closed and its monitors have had MONITOR_STOPPED, the last event.
+            return;
+        }
         ZmtpHandshakeSuccessEvent h = handshake;
         boolean current = h != null && channel == ch;
         listener.pipeEvent(new ConnectionEvent(type, endpoint, ch.remoteAddress(), current ? h.version() : null,

@@ -52,6 +52,11 @@ public final class Signal {
         listeners = kept.toArray(new Runnable[0]);
     }
 
+    /** How many listeners run on each signal (a poller's while it polls, asynchronous calls'). */
+    public int listenerCount() {
+        return listeners.length;
+    }
+
     /**
      * Waits until the sequence differs from {@code observed} or {@code deadlineNanos} (a {@link System#nanoTime()}
      * value; {@code Long.MAX_VALUE} for none) passes.

@@ -272,7 +272,10 @@ final class SocketEndpoints {
         Pipe pipe = new Pipe(socket, true, endpoint,
                 options.value(ZmtpSocketOption.SNDHWM), options.value(ZmtpSocketOption.RCVHWM));
         pipe.budget().limitSubscriptions(options.value(ZmtpSocketOption.MAX_SUBSCRIPTION_BYTES));
-        Connector c = new Connector(transport, ep, transport.connectLoop(socket.context.group()),
+        if (transport instanceof InprocTransport) {
+            pipe.inproc();
+        }
+        Connector c = new Connector(transport, ep, pipe, transport.connectLoop(socket.context.group()),
                 onHandshake -> new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
