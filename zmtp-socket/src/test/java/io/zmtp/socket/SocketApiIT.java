@@ -294,7 +294,7 @@ class SocketApiIT {
      * LINGER 0 over tcp writes what was sent before close as far as the connection takes it at once: libzmq's (and
      * JeroMQ's) I/O thread gets the write before the close in its mailbox, so the Guide's rtdealer broker, which
      * answers its last worker and closes its context at once, is heard (JeroMQ: 96 of 100 rounds in a probe). Ours
-     * dropped whatever the connection's drain had not yet taken (34 of 100 heard); now the close's last drain writes
+     * dropped whatever the connection's drain had not yet taken (38 of 100 heard); now the close's last drain writes
      * it (Linger). A round: a ROUTER answers a DEALER's request and is closed right after the send.
      */
     @Test

@@ -7,6 +7,10 @@ package io.zmtp.jeromq.guide;
 final class Programs {
     static final String HW_SERVER = "io.zmtp.jeromq.guide.hello.HwServer";
     static final String HW_CLIENT = "io.zmtp.jeromq.guide.hello.HwClient";
+    static final String MT_RELAY = "io.zmtp.jeromq.guide.relay.MtRelay";
+    static final String RT_DEALER = "io.zmtp.jeromq.guide.rtdealer.RtDealer";
+    static final String SYNC_PUB = "io.zmtp.jeromq.guide.syncpub.SyncPub";
+    static final String SYNC_SUB = "io.zmtp.jeromq.guide.syncpub.SyncSub";
     static final String LB_BROKER = "io.zmtp.jeromq.guide.lbbroker.LbBroker";
     static final String LB_BROKER3 = "io.zmtp.jeromq.guide.lbbroker.LbBroker3";
     static final String ASYNC_SRV = "io.zmtp.jeromq.guide.asyncsrv.AsyncSrv";

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  *       written as far as the connection takes it without waiting, and only the rest is dropped. With LINGER 0 this
  *       is what libzmq's I/O thread does, since the write it was asked for comes before the close in its mailbox: a
  *       reply sent just before a {@code ZContext} closes (the Guide's rtdealer) reached its peer in 96 of 100 rounds
- *       on JeroMQ, and in 34 of 100 here when the close dropped whatever the drain had not yet taken.</li>
+ *       on JeroMQ, and in 38 of 100 here when the close dropped whatever the drain had not yet taken.</li>
  * </ul>
  */
 final class Linger {
