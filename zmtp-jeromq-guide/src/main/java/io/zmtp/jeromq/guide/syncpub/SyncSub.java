@@ -9,7 +9,9 @@ import org.zeromq.ZMQ;
  *
  * <p>Arguments: {@code [pub endpoint] [sync endpoint]} (defaults: {@code tcp://localhost:5561},
  * {@code tcp://localhost:5562}). Waits up to 10 s for each update (the Guide's waits for ever) and prints
- * {@code E: no END} with the count if it stopped coming; else {@code Received N updates.}
+ * {@code E: no END} with the count if it stopped coming; else {@code Received N updates.} Waits a second after
+ * subscribing, as the Guide's C syncsub does (its Java one doesn't): the REQ/REP check-in can otherwise complete
+ * before the publisher has the subscription, and the subscriber then misses the whole stream (seen on JeroMQ).
  */
 public final class SyncSub {
     private SyncSub() {}
@@ -22,6 +24,12 @@ public final class SyncSub {
             ZMQ.Socket subscriber = context.createSocket(SocketType.SUB);
             subscriber.connect(pubEndpoint);
             subscriber.subscribe(ZMQ.SUBSCRIPTION_ALL);
+            // 0MQ is so fast, we need to wait a while...
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                return;
+            }
 
             // Second, synchronize with publisher
             ZMQ.Socket syncclient = context.createSocket(SocketType.REQ);
