@@ -248,11 +248,7 @@ final class OutboundQueue {
         discardRequested = true;
         service();
         for (int spins = 0; discardsDone.get() < mine; spins++) {
-            if (spins < 64) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
+            backOff(spins);
         }
     }
 
@@ -478,11 +474,7 @@ final class OutboundQueue {
         int capacity = capacity();
         if (!queue.producerBelow(capacity)) {
             for (int spins = 0; !queue.tryClaim(); spins++) {
-                if (spins < 64) {
-                    Thread.onSpinWait();
-                } else {
-                    Thread.yield();
-                }
+                backOff(spins);
             }
             Object oldest = null;
             try {
@@ -518,5 +510,14 @@ final class OutboundQueue {
         // Its drain also covers one that found the queue claimed by this sender while it evicted, and left.
         enqueue(msg);
         return true;
+    }
+
+    /** Waiting for a holder of the queue that never blocks while it holds it: spin a little, then yield. */
+    private static void backOff(int spins) {
+        if (spins < 64) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
     }
 }

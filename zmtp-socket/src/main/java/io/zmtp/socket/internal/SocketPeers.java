@@ -52,14 +52,25 @@ final class SocketPeers {
 
     /** Sums {@code f} over the peers (0 once the socket is closed). */
     long sum(ToLongFunction<Pipe> f) {
+        return sum(f, false);
+    }
+
+    /**
+     * Sums {@code f} over the peers; once the socket is closed, over the pipes its close lingers over if
+     * {@code lingering}, else 0.
+     */
+    private long sum(ToLongFunction<Pipe> f, boolean lingering) {
         socket.lock.lock();
         try {
+            List<Pipe> pipes;
             if (socket.isClosed()) {
-                return 0;
+                pipes = lingering ? closing : List.of();
+            } else {
+                socket.attached.processEvents();
+                pipes = livePipes();
             }
-            socket.attached.processEvents();
             long n = 0;
-            for (Pipe p : livePipes()) {
+            for (Pipe p : pipes) {
                 n += f.applyAsLong(p);
             }
             return n;
@@ -93,36 +104,15 @@ final class SocketPeers {
     /** Messages written to all connections, ever (peers gone included); never less than it returned before. */
     long sentCount() {
         long total = retiredSent.get();
-        total += sumCounting(PipeCounters::sentNotForwarded);
+        total += sum(p -> p.counters().sentNotForwarded(), true);
         return reportedSent.accumulateAndGet(total, Math::max);
     }
 
     /** Messages received from all connections, ever (peers gone included); never less than it returned before. */
     long receivedCount() {
         long total = retiredReceived.get();
-        total += sumCounting(PipeCounters::receivedNotForwarded);
+        total += sum(p -> p.counters().receivedNotForwarded(), true);
         return reportedReceived.accumulateAndGet(total, Math::max);
-    }
-
-    /** Sums {@code f} over the pipes whose counts are not all in the totals yet: the live ones, or close's. */
-    private long sumCounting(ToLongFunction<PipeCounters> f) {
-        socket.lock.lock();
-        try {
-            long n = 0;
-            if (socket.isClosed()) {
-                for (Pipe p : closing) {
-                    n += f.applyAsLong(p.counters());
-                }
-                return n;
-            }
-            socket.attached.processEvents();
-            for (Pipe p : livePipes()) {
-                n += f.applyAsLong(p.counters());
-            }
-            return n;
-        } finally {
-            socket.lock.unlock();
-        }
     }
 
     /** Releases what is queued for {@code pipe}; returns how many messages (counted as drops). */
