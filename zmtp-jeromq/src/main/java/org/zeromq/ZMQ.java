@@ -419,7 +419,7 @@ public class ZMQ {
         }
     }
 
-    /** Waits on several sockets at once; see {@code PollerImpl}. */
+    /** Waits on several sockets and java.nio channels at once; see {@code PollerImpl}. */
     public static class Poller extends PollerImpl implements Closeable {
         public static final int POLLIN = 1;
         public static final int POLLOUT = 2;
