@@ -136,6 +136,15 @@ public class ZPoller implements Closeable {
         }
     }
 
+    public static final int POLLIN = ZMQ.Poller.POLLIN;
+    public static final int POLLOUT = ZMQ.Poller.POLLOUT;
+    public static final int POLLERR = ZMQ.Poller.POLLERR;
+    public static final int IN = POLLIN;
+    public static final int OUT = POLLOUT;
+    public static final int ERR = POLLERR;
+    public static final int READABLE = POLLIN;
+    public static final int WRITABLE = POLLOUT;
+
     private final ItemCreator creator;
     /** By socket or channel, in the order first registered. */
     private final Map<Object, CompositePollItem> items = new LinkedHashMap<>();
@@ -168,7 +177,8 @@ public class ZPoller implements Closeable {
         this(creator, (Object) Objects.requireNonNull(context, "context"));
     }
 
-    private ZPoller(final ItemCreator creator, final Object unused) {
+    /** What the constructors share: the creator; the selector, context or poller they were given is not kept. */
+    private ZPoller(final ItemCreator creator, final Object notKept) {
         this.creator = Objects.requireNonNull(creator, "Item creator is mandatory for ZPoller");
     }
 
@@ -183,15 +193,6 @@ public class ZPoller implements Closeable {
         Objects.requireNonNull(channel, "Channel has to be non-null");
         return creator.create(channel, handler, events);
     }
-
-    public static final int POLLIN = ZMQ.Poller.POLLIN;
-    public static final int POLLOUT = ZMQ.Poller.POLLOUT;
-    public static final int POLLERR = ZMQ.Poller.POLLERR;
-    public static final int IN = POLLIN;
-    public static final int OUT = POLLOUT;
-    public static final int ERR = POLLERR;
-    public static final int READABLE = POLLIN;
-    public static final int WRITABLE = POLLOUT;
 
     /** The handler of registrations made without one. */
     public void setGlobalHandler(final EventsHandler globalHandler) {
