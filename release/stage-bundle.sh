@@ -43,7 +43,8 @@ for pair in "$@"; do
   done
 done
 
-# The zip Central's Portal takes: the same tree, paths relative to BUNDLE_DIR. jar writes it (no manifest: -M),
-# as the JDK is the one tool the build already needs.
-(cd "$bundle" && jar --create --no-manifest --file "$bundle.zip" .)
+# The zip Central's Portal takes: the same tree, paths relative to BUNDLE_DIR. The JDK's jar writes it (without a
+# manifest), as the JDK is the one tool the build already has; the JDK Maven runs on, where JAVA_HOME names it.
+jar="${JAVA_HOME:+$JAVA_HOME/bin/}jar"
+(cd "$bundle" && "$jar" --create --no-manifest --file "$bundle.zip" .)
 echo "stage-bundle.sh: $(find "$bundle" -type f | wc -l) files in $bundle, zipped as $bundle.zip"
