@@ -88,7 +88,7 @@ else
     echo "netty-zmtp $version"
     echo
     # The section's first page: from its heading (left out) to its "### In detail" part or the next version's heading.
-    awk -v head="## $version ($today)" '$0 == head { on = 1; next } on && /^(## |### In detail)/ { exit } on { print }' \
+    awk -v head="## $version ($today)" '$0 == head { on = 1; next } on && /^(## |### In detail)/ { exit } on && (started || NF) { started = 1; print }' \
       CHANGELOG.md
   } > "target/tag-message-v$version.txt"
 fi
