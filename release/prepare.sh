@@ -48,15 +48,18 @@ else
   grep -q "^## $current (unreleased)\$" CHANGELOG.md || die "CHANGELOG.md has no \"## $current (unreleased)\" section"
 fi
 
-# Where the old version is replaced: everything tracked that mentions it, but CHANGELOG.md (dated below, never
-# rewritten) and, going to the next snapshot, the user-facing documents (*.md), which keep the release.
-exclude=(':!CHANGELOG.md')
+# Where the old version is replaced: every tracked file that mentions it as a whole version (not 0.1.0 inside 10.1.0 or
+# 0.1.0.1), but CHANGELOG.md (dated below, never rewritten), release/ but its pom.xml (the scripts' examples and
+# api-baseline name versions on purpose) and, going to the next snapshot, the user-facing documents (*.md), which keep
+# showing the release.
+pattern="(?<![0-9.])$(printf '%s' "$current" | sed 's/[.]/\\./g')(?![0-9]|\.[0-9])"
+exclude=(':!CHANGELOG.md' ':!release/*')
 if $next; then exclude+=(':!*.md'); fi
-files=$(git grep -l -F -e "$current" -- "${exclude[@]}" || true)
+mentions() { { git grep -l -P -e "$pattern" -- "${exclude[@]}"; git grep -l -P -e "$pattern" -- release/pom.xml; } | sort -u; }
+files=$(mentions || true)
 [ -n "$files" ] || die "no file mentions $current"
 for f in $files; do
-  # -F semantics for sed: the version's dots escaped.
-  sed -i "s/$(printf '%s' "$current" | sed 's/[.]/\\./g')/$version/g" "$f"
+  perl -pi -e "s/$pattern/$version/g" "$f"
 done
 
 today=$(date -u +%Y-%m-%d)
@@ -94,7 +97,7 @@ else
 fi
 
 # Nothing that should have changed still says the old version.
-left=$(git grep -l -F -e "$current" -- "${exclude[@]}" || true)
+left=$(mentions || true)
 [ -z "$left" ] || die "still mentioning $current after the edit: $left"
 
 echo "prepare.sh: $current -> $version in:"
