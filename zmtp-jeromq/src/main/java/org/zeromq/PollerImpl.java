@@ -20,6 +20,8 @@ abstract class PollerImpl {
     private final List<ZMQ.PollItem> items;
     private ZmtpPoller poller;
     private boolean dirty = true;
+    /** Set by {@link #close()}, from any thread: a poll waiting then, and any after, returns -1 (JeroMQ's). */
+    private volatile boolean closed;
     private long timeout = -1;
 
     PollerImpl(ContextImpl context, int size) {
@@ -92,9 +94,13 @@ abstract class PollerImpl {
     /**
      * Waits up to {@code tout} ms (-1: forever, 0: just checks) until a registered socket is ready for one of its
      * events; returns how many items are ready. Throws {@link ZMQException} with ETERM if a socket is closed (its
-     * context terminated), EINTR if the thread is interrupted. 0 once the context is terminated, as JeroMQ.
+     * context terminated), EINTR if the thread is interrupted. 0 once the context is terminated, as JeroMQ; -1 once
+     * the poller is closed, as JeroMQ's: a {@code poll(-1)} waiting in one thread returns -1 when another closes it.
      */
     public int poll(long tout) {
+        if (closed) {
+            return -1;
+        }
         if (tout < -1 || items.isEmpty()) {
             return 0;
         }
@@ -102,10 +108,16 @@ abstract class PollerImpl {
         try {
             p.poll(waitFor(items, tout));
         } catch (RuntimeException e) {
+            if (closed) {
+                return -1;
+            }
             if (context.isTerminating()) {
                 return 0;
             }
             throw PollerImpl.failure(e);
+        }
+        if (closed) {
+            return -1;
         }
         int ready = 0;
         for (ZMQ.PollItem item : items) {
@@ -185,11 +197,13 @@ abstract class PollerImpl {
         return item != null && item.isError();
     }
 
-    /** Releases the poller's registrations with its sockets. */
+    /** Releases the poller's registrations with its sockets; a poll waiting in another thread returns -1. */
     public void close() {
-        if (poller != null) {
-            poller.close();
-            poller = null;
+        closed = true;
+        ZmtpPoller current = poller;
+        poller = null;
+        if (current != null) {
+            current.close();
         }
         dirty = true;
     }
