@@ -18,7 +18,8 @@ import java.util.List;
 abstract class PollerImpl {
     private final ContextImpl context;
     private final List<ZMQ.PollItem> items;
-    private ZmtpPoller poller;
+    /** Volatile: {@link #close()} from another thread must see the one a poll waits in, to wake it. */
+    private volatile ZmtpPoller poller;
     private boolean dirty = true;
     /** Set by {@link #close()}, from any thread: a poll waiting then, and any after, returns -1 (JeroMQ's). */
     private volatile boolean closed;
