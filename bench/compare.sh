@@ -25,6 +25,9 @@
 #           message retained per write as theirs, and socket layer) and request/reply with 1000 in flight, 6 frames
 #           (theirs: 9, 9, 0, 20, 40, 100 B; ours: delimiter, 16 B header, 4 x 40 B; codec only and socket
 #           layer); cold = seconds 1-3, steady = seconds 4 on, of the same run
+#   startup a whole short process, start to exit (bench/startup.sh: a context, REQ/REP over tcp, one round trip,
+#           close), on JeroMQ, on zmtp-jeromq and on our own API, STARTUP_RUNS (10) rounds, interleaved; its table
+#           is appended to this one (libzmq not measured: a C program has no JVM to start)
 # Each cell is the median of RUNS (3) runs. Prints the tables (also written to target/compare/table.md; every run is
 # in target/compare/results.csv) and draws docs/perf-*.png.
 #
@@ -48,7 +51,7 @@ root=$(cd "$here/.." && pwd)
 TRANSPORT=${TRANSPORT:-tcp}
 case "$TRANSPORT" in
   tcp) out="$root/target/compare"; charts="$root/docs"; default_impls="libzmq zmtp jeromq"
-       default_sections="thr lat rr curve ipc inproc spotify" ;;
+       default_sections="thr lat rr curve ipc inproc spotify startup" ;;
   ipc) out="$root/target/compare-ipc"; charts="$out"; default_impls="libzmq zmtp"; default_sections="thr lat rr curve" ;;
   # libzmq's ws:// is Debian's 4.3.4 build's (zmq_has("WS") is 1 there); JeroMQ has no ws://.
   ws) out="$root/target/compare-ws"; charts="$out"; default_impls="libzmq zmtp"; default_sections="thr lat rr curve" ;;
@@ -134,7 +137,7 @@ has_mode() { [[ " $MODES " == *" $1 "* ]]; }
 
 echo "== setup" >&2
 bash "$here/build.sh" "$out/bin" >&2
-(cd "$root" && ./mvnw -q -B -pl zmtp-tools -am package -Dmaven.test.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true) >&2
+(cd "$root" && ./mvnw -q -B -pl zmtp-tools,zmtp-jeromq-guide -am package -Dmaven.test.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true) >&2
 # JeroMQ has no request/reply tool here: only the thr, lat and inproc sections need it.
 if [[ " $IMPLS " == *" jeromq "* ]] && { has_section thr || has_section lat || has_section inproc; }; then
   (cd "$root" && ./mvnw -q -B -f bench/jeromq/pom.xml package -DskipTests) >&2
@@ -394,6 +397,12 @@ if has_section spotify; then
     done
   done
 fi
+if has_section startup; then
+  echo "== start-up (bench/startup.sh, ${STARTUP_RUNS:-10} rounds)" >&2
+  NO_BUILD=1 RUNS=${STARTUP_RUNS:-10} "$here/startup.sh" > /dev/null || echo "FAILED: start-up" >&2
+fi
 echo "== done in $(( $(date +%s) - start )) s; $(uptime)" >&2
 
-{ [ "$TRANSPORT" = tcp ] || printf 'Transport: %s\n\n' "$TRANSPORT"; TRANSPORT="$TRANSPORT" "$venv/bin/python" "$here/report.py" "$results" "$charts"; } | tee "$out/table.md"
+{ [ "$TRANSPORT" = tcp ] || printf 'Transport: %s\n\n' "$TRANSPORT"; TRANSPORT="$TRANSPORT" "$venv/bin/python" "$here/report.py" "$results" "$charts"
+  if has_section startup && [ -f "$root/target/startup/table.md" ]; then
+    printf '\n### Start-up and exit (a whole process; bench/startup.sh)\n\n'; cat "$root/target/startup/table.md"; fi; } | tee "$out/table.md"

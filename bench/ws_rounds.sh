@@ -2,8 +2,8 @@
 # ws:// beside tcp, ours and libzmq (Debian's 4.3.4: ws, no wss), in interleaved rounds: each round runs one-way 64 B
 # (local_thr/remote_thr, COUNT messages) and latency 1 B (local_lat/remote_lat, LAT_COUNT round trips after
 # LAT_WARMUP untimed) for libzmq and ours over tcp, then over ws, with uptime before each round. So what ws costs can
-# be told from what the machine's load costs everyone. Prints one line per cell; docs/PERFORMANCE.md ("ws://") has a
-# run.
+# be told from what the machine's load costs everyone. Prints one line per cell; docs/performance-notes.md ("ws://",
+# 2026-11-26) has a run.
 #
 #   bench/ws_rounds.sh                 # 3 rounds
 #   ROUNDS=5 COUNT=4000000 bench/ws_rounds.sh

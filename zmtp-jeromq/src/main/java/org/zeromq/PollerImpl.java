@@ -1,25 +1,24 @@
 package org.zeromq;
 
-import io.zmtp.socket.ZmtpPoller;
-import io.zmtp.socket.ZmtpSocket;
-
-import java.time.Duration;
+import java.nio.channels.SelectableChannel;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The body of {@link ZMQ.Poller}, on a {@link ZmtpPoller}: a poll waits on the sockets' wake-up signal, never in a
- * loop of short sleeps, and returns as soon as one item is ready or the timeout passes.
+ * The body of {@link ZMQ.Poller}, on a {@link PollSet}: a poll of sockets waits on the sockets' wake-up signal, never
+ * in a loop of short sleeps, and returns as soon as one item is ready or the timeout passes. A poll that has a
+ * java.nio channel among its items waits in a {@link java.nio.channels.Selector} of the poller's own, which the
+ * sockets wake (see {@link PollSet}); it is opened by the first such poll and closed by {@link #close()}.
  *
- * <p>Items are numbered in the order registered, as in JeroMQ; unregistering one shifts the later ones down. Only
- * sockets can be polled: JeroMQ's {@code SelectableChannel} items are absent (docs/jeromq.md). POLLERR is never
- * reported: a socket's errors come out of its calls. Used from one thread.
+ * <p>Items are numbered in the order registered, as in JeroMQ; unregistering one shifts the later ones down.
+ * POLLERR is never reported for a socket (its errors come out of its calls), only for a closed channel. Used from one
+ * thread, but for {@link #close()}, which another thread may call to end a poll that waits.
  */
 abstract class PollerImpl {
     private final ContextImpl context;
     private final List<ZMQ.PollItem> items;
-    /** Volatile: {@link #close()} from another thread must see the one a poll waits in, to wake it. */
-    private volatile ZmtpPoller poller;
+    /** Volatile: {@link #close()} from another thread must see the set a poll waits in, to wake it. */
+    private volatile PollSet set;
     private boolean dirty = true;
     /** Set by {@link #close()}, from any thread: a poll waiting then, and any after, returns -1 (JeroMQ's). */
     private volatile boolean closed;
@@ -35,9 +34,22 @@ abstract class PollerImpl {
         return register(socket, ZMQ.Poller.POLLIN | ZMQ.Poller.POLLOUT | ZMQ.Poller.POLLERR);
     }
 
+    /** Registers {@code channel} for POLLIN, POLLOUT and POLLERR; returns its index. */
+    public int register(SelectableChannel channel) {
+        return register(channel, ZMQ.Poller.POLLIN | ZMQ.Poller.POLLOUT | ZMQ.Poller.POLLERR);
+    }
+
     /** Registers {@code socket} for {@code events} (a mask of POLLIN, POLLOUT, POLLERR); returns its index. */
     public int register(ZMQ.Socket socket, int events) {
         return register(new ZMQ.PollItem(socket, events));
+    }
+
+    /**
+     * Registers {@code channel} for {@code events} (a mask of POLLIN, POLLOUT, POLLERR); returns its index. The
+     * channel must be in non-blocking mode when polled.
+     */
+    public int register(SelectableChannel channel, int events) {
+        return register(new ZMQ.PollItem(channel, events));
     }
 
     /** Registers {@code item}; returns its index. */
@@ -49,7 +61,16 @@ abstract class PollerImpl {
 
     /** Unregisters every item of {@code socket}. */
     public void unregister(ZMQ.Socket socket) {
-        if (items.removeIf(i -> i.getSocket() == socket)) {
+        unregisterItemsOf(socket);
+    }
+
+    /** Unregisters every item of {@code channel}. */
+    public void unregister(SelectableChannel channel) {
+        unregisterItemsOf(channel);
+    }
+
+    private void unregisterItemsOf(Object socketOrChannel) {
+        if (items.removeIf(i -> i.getSocket() == socketOrChannel || i.getRawSocket() == socketOrChannel)) {
             dirty = true;
         }
     }
@@ -59,7 +80,7 @@ abstract class PollerImpl {
         return index < 0 || index >= items.size() ? null : items.get(index);
     }
 
-    /** The socket of the item at {@code index}, or null. */
+    /** The socket of the item at {@code index}, or null (also for a channel's). */
     public ZMQ.Socket getSocket(int index) {
         ZMQ.PollItem item = getItem(index);
         return item == null ? null : item.getSocket();
@@ -93,10 +114,11 @@ abstract class PollerImpl {
     }
 
     /**
-     * Waits up to {@code tout} ms (-1: forever, 0: just checks) until a registered socket is ready for one of its
-     * events; returns how many items are ready. Throws {@link ZMQException} with ETERM if a socket is closed (its
-     * context terminated), EINTR if the thread is interrupted. 0 once the context is terminated, as JeroMQ; -1 once
-     * the poller is closed, as JeroMQ's: a {@code poll(-1)} waiting in one thread returns -1 when another closes it.
+     * Waits up to {@code tout} ms (-1: forever, 0: just checks) until a registered socket or channel is ready for one
+     * of its events; returns how many items are ready. Throws {@link ZMQException} with ETERM if a socket is closed
+     * (its context terminated), EINTR if the thread is interrupted. 0 once the context is terminated, as JeroMQ; -1
+     * once the poller is closed, as JeroMQ's: a {@code poll(-1)} waiting in one thread returns -1 when another closes
+     * it.
      */
     public int poll(long tout) {
         if (closed) {
@@ -105,9 +127,11 @@ abstract class PollerImpl {
         if (tout < -1 || items.isEmpty()) {
             return 0;
         }
-        ZmtpPoller p = poller();
+        PollSet s = pollSet();
         try {
-            p.poll(waitFor(items, tout));
+            s.poll(tout);
+        } catch (java.nio.channels.ClosedSelectorException e) {
+            return -1; // the poller was closed while it waited in its selector, as JeroMQ's
         } catch (RuntimeException e) {
             if (closed) {
                 return -1;
@@ -115,64 +139,38 @@ abstract class PollerImpl {
             if (context.isTerminating()) {
                 return 0;
             }
-            throw PollerImpl.failure(e);
+            if (e instanceof io.zmtp.socket.ZmtpSocketException) {
+                throw PollerImpl.failure(e);
+            }
+            throw e;
         }
         if (closed) {
+            // Closed while it waited on the sockets alone: the close woke it (ZmtpPoller.close), as JeroMQ's.
             return -1;
         }
         int ready = 0;
         for (ZMQ.PollItem item : items) {
-            if (item.update(p)) {
+            if (item.update(s)) {
                 ready++;
             }
         }
         return ready;
     }
 
-    private ZmtpPoller poller() {
-        if (dirty || poller == null) {
-            if (poller != null) {
-                poller.close();
+    /** The set of the registered items; rebuilt after a change, keeping its selector. */
+    private PollSet pollSet() {
+        if (set == null) {
+            set = new PollSet();
+            dirty = true;
+        }
+        if (dirty) {
+            set.clear();
+            for (ZMQ.PollItem item : items) {
+                set.add(item);
             }
-            poller = newPoller(items);
             dirty = false;
         }
-        return poller;
-    }
-
-    /** A netty-zmtp poller for {@code items}: the interests of one socket's items together. */
-    static ZmtpPoller newPoller(Iterable<ZMQ.PollItem> items) {
-        ZmtpPoller p = new ZmtpPoller();
-        java.util.Map<ZmtpSocket, Integer> interests = new java.util.IdentityHashMap<>();
-        for (ZMQ.PollItem item : items) {
-            interests.merge(item.getSocket().zmtpSocket(), item.interest(), (a, b) -> a | b);
-        }
-        interests.forEach((s, events) -> {
-            boolean in = (events & ZMQ.Poller.POLLIN) != 0;
-            boolean out = (events & ZMQ.Poller.POLLOUT) != 0;
-            if (in && out) {
-                p.register(s, ZmtpPoller.Interest.IN, ZmtpPoller.Interest.OUT);
-            } else if (out) {
-                p.register(s, ZmtpPoller.Interest.OUT);
-            } else if (in) {
-                p.register(s, ZmtpPoller.Interest.IN);
-            }
-            // POLLERR alone: never ready, so not registered (else unread input would wake every poll at once).
-        });
-        return p;
-    }
-
-    /**
-     * How long a poll may wait: not at all if an item's socket holds frames of a message begun with {@code recv}
-     * (netty-zmtp's poller can't see those, and they make the socket readable), else {@code tout} ms (-1: forever).
-     */
-    static Duration waitFor(Iterable<ZMQ.PollItem> items, long tout) {
-        for (ZMQ.PollItem item : items) {
-            if ((item.interest() & ZMQ.Poller.POLLIN) != 0 && item.getSocket().hasReceiveMore()) {
-                return Duration.ZERO;
-            }
-        }
-        return tout < 0 ? null : Duration.ofMillis(tout);
+        return set;
     }
 
     static ZMQException failure(RuntimeException e) {
@@ -192,19 +190,22 @@ abstract class PollerImpl {
         return item != null && item.isWritable();
     }
 
-    /** Always false: errors are reported by the socket's calls. */
+    /** False for a socket (its errors come out of its calls); true for a channel once it is closed. */
     public boolean pollerr(int index) {
         ZMQ.PollItem item = getItem(index);
         return item != null && item.isError();
     }
 
-    /** Releases the poller's registrations with its sockets; a poll waiting in another thread returns -1. */
+    /**
+     * Releases the poller's registrations with its sockets and closes its selector, if a poll opened one; a poll
+     * waiting in another thread returns -1, and so does every poll after.
+     */
     public void close() {
         closed = true;
-        ZmtpPoller current = poller;
-        poller = null;
+        PollSet current = set;
         if (current != null) {
             current.close();
+            set = null;
         }
         dirty = true;
     }

@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
  * or forever) with a 1 ms resolution, all on the thread that calls {@link #start()}.
  *
  * <p>The loop waits in {@link ZMQ.Poller#poll(long)} until the next timer is due (at most an hour); with no poll
- * items it sleeps until then, so an idle loop never spins. It ends when a handler returns -1 ({@link #start()}
+ * items it sleeps until then, so an idle loop never spins. Items may be sockets or java.nio channels (non-blocking):
+ * a loop with a channel waits in its poller's selector, which the sockets wake (see {@code PollSet}). It ends when a handler returns -1 ({@link #start()}
  * returns -1), when its thread is interrupted (returns 0, the thread's interrupt status stays set) or when the
  * context is closed (returns 0). Timers are measured on {@link System#nanoTime()}, so a change of the wall clock
  * does not fire or delay them. Not thread-safe: add and remove from the loop's thread, or before {@link #start()}.
@@ -94,7 +95,7 @@ public class ZLoop {
         Objects.requireNonNull(pollItem, "pollItem");
         readers.add(new Reader(pollItem, handler, arg));
         dirty = true;
-        trace("register %s poller (%s)", pollItem.getSocket().getSocketType(), pollItem.getSocket());
+        trace("register %s poller", describe(pollItem));
         return 0;
     }
 
@@ -103,7 +104,7 @@ public class ZLoop {
         if (readers.removeIf(r -> r.item.equals(pollItem))) {
             dirty = true;
         }
-        trace("cancel %s poller (%s)", pollItem.getSocket().getSocketType(), pollItem.getSocket());
+        trace("cancel %s poller", describe(pollItem));
     }
 
     /**
@@ -237,7 +238,9 @@ public class ZLoop {
         for (int i = 0; i < turn.length; i++) {
             ZMQ.PollItem item = pollset.getItem(i);
             if (item != null && item.readyOps() > 0) {
-                trace("call %s socket handler (%s)", item.getSocket().getSocketType(), item.getSocket());
+                if (verbose) {
+                    trace("call %s handler", describe(item));
+                }
                 if (turn[i].handler.handle(this, turn[i].item, turn[i].arg) == -1) {
                     return -1;
                 }
@@ -288,6 +291,12 @@ public class ZLoop {
 
     private static long nowMs() {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+    }
+
+    /** The item's socket type and socket, or its channel, for the trace. */
+    private static String describe(ZMQ.PollItem item) {
+        ZMQ.Socket socket = item.getSocket();
+        return socket != null ? socket.getSocketType() + " (" + socket + ")" : "channel (" + item.getRawSocket() + ")";
     }
 
     private void trace(String format, Object... args) {

@@ -2,11 +2,11 @@ package org.zeromq;
 
 import io.zmtp.codec.security.CurveKeyPair;
 import io.zmtp.codec.security.Z85;
-import io.zmtp.socket.ZmtpPoller;
 import io.zmtp.socket.ZmtpProxy;
 import io.zmtp.socket.ZmtpSocketException;
 
 import java.io.Closeable;
+import java.nio.channels.SelectableChannel;
 import java.nio.channels.Selector;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -148,23 +148,34 @@ public class ZMQ {
         return true;
     }
 
-    /** Polls {@code items} (sockets only) up to {@code timeout} ms; {@code selector} is not used. */
+    /**
+     * Polls {@code items} up to {@code timeout} ms; their channels on {@code selector} (left open; a selector of the
+     * call's own if null).
+     */
     public static int poll(Selector selector, PollItem[] items, long timeout) {
         return poll(selector, items, items.length, timeout);
     }
 
-    /** Polls the first {@code count} of {@code items} up to {@code timeout} ms (-1: forever); how many are ready. */
+    /**
+     * Polls the first {@code count} of {@code items} up to {@code timeout} ms (-1: forever); how many are ready, -1 if
+     * {@code selector} is closed (as JeroMQ). Channels are polled on {@code selector} (see {@code PollSet}).
+     */
     public static int poll(Selector selector, PollItem[] items, int count, long timeout) {
         java.util.List<PollItem> list = Arrays.asList(items).subList(0, count);
-        try (ZmtpPoller p = PollerImpl.newPoller(list)) {
-            p.poll(PollerImpl.waitFor(list, timeout));
+        try (PollSet set = new PollSet(selector)) {
+            for (PollItem item : list) {
+                set.add(item);
+            }
+            set.poll(timeout);
             int ready = 0;
             for (PollItem item : list) {
-                if (item.update(p)) {
+                if (item.update(set)) {
                     ready++;
                 }
             }
             return ready;
+        } catch (java.nio.channels.ClosedSelectorException e) {
+            return -1;
         } catch (ZmtpSocketException e) {
             throw PollerImpl.failure(e);
         }
@@ -408,11 +419,11 @@ public class ZMQ {
         }
     }
 
-    /** Waits on several sockets at once; see {@code PollerImpl}. */
+    /** Waits on several sockets and java.nio channels at once; see {@code PollerImpl}. */
     public static class Poller extends PollerImpl implements Closeable {
         public static final int POLLIN = 1;
         public static final int POLLOUT = 2;
-        /** Accepted in masks; never reported. */
+        /** Never reported for a socket (errors come out of its calls); reported for a closed channel. */
         public static final int POLLERR = 4;
 
         protected Poller(Context context, int size) {
@@ -424,18 +435,46 @@ public class ZMQ {
         }
     }
 
-    /** A socket and the events to poll it for, and after a poll, which of them are ready. */
+    /** A socket or a java.nio channel and the events to poll it for, and after a poll, which of them are ready. */
     public static class PollItem {
         private final Socket socket;
+        private final SelectableChannel channel;
         private final int interest;
         private int ready;
+        private zmq.poll.PollItem base;
 
         /** {@code socket} polled for {@code ops} (POLLIN, POLLOUT, POLLERR). */
         public PollItem(Socket socket, int ops) {
             this.socket = java.util.Objects.requireNonNull(socket, "socket");
+            this.channel = null;
             this.interest = ops;
         }
 
+        /**
+         * {@code channel} polled for {@code ops} (POLLIN, POLLOUT, POLLERR); it must be in non-blocking mode when
+         * polled. POLLERR is reported once it is closed.
+         */
+        public PollItem(SelectableChannel channel, int ops) {
+            this.socket = null;
+            this.channel = channel;
+            this.interest = ops;
+        }
+
+        /** JeroMQ's internal item for this one: what it polls, for which events (see {@link zmq.poll.PollItem}). */
+        final zmq.poll.PollItem base() {
+            if (base == null) {
+                base = socket != null ? new zmq.poll.PollItem(socket.base(), interest)
+                        : new zmq.poll.PollItem(channel, interest);
+            }
+            return base;
+        }
+
+        /** The channel polled, or null for a socket. */
+        public final SelectableChannel getRawSocket() {
+            return channel;
+        }
+
+        /** The socket polled, or null for a channel. */
         public final Socket getSocket() {
             return socket;
         }
@@ -448,7 +487,7 @@ public class ZMQ {
             return (ready & Poller.POLLOUT) != 0;
         }
 
-        /** Always false: errors come out of the socket's calls. */
+        /** A socket's: always false (errors come out of its calls); a channel's: true once it is closed. */
         public final boolean isError() {
             return (ready & Poller.POLLERR) != 0;
         }
@@ -462,27 +501,25 @@ public class ZMQ {
             return interest;
         }
 
-        /** Takes this item's readiness from {@code poller}'s last poll; whether any of its events is ready. */
-        final boolean update(ZmtpPoller poller) {
-            int r = 0;
-            if ((interest & Poller.POLLIN) != 0 && (socket.hasReceiveMore() || poller.isReadable(socket.zmtp))) {
-                r |= Poller.POLLIN;
-            }
-            if ((interest & Poller.POLLOUT) != 0 && poller.isWritable(socket.zmtp)) {
-                r |= Poller.POLLOUT;
-            }
-            ready = r;
-            return r != 0;
+        /** Takes this item's readiness from {@code set}'s last poll; whether any of its events is ready. */
+        final boolean update(PollSet set) {
+            ready = socket != null ? set.readyOps(socket) : set.readyOps(channel);
+            return ready != 0;
         }
 
         @Override
         public int hashCode() {
-            return System.identityHashCode(socket) * 31 + interest;
+            return System.identityHashCode(socket != null ? socket : channel);
         }
 
+        /** The same socket, or the same channel, whatever the events (as JeroMQ's). */
         @Override
         public boolean equals(Object obj) {
-            return obj instanceof PollItem && ((PollItem) obj).socket == socket;
+            if (!(obj instanceof PollItem)) {
+                return false;
+            }
+            PollItem other = (PollItem) obj;
+            return socket != null ? socket == other.socket : channel != null && channel == other.channel;
         }
     }
 

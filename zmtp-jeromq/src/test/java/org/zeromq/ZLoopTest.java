@@ -4,6 +4,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -163,5 +167,42 @@ class ZLoopTest {
         own.close();
         assertThat(result.get()).isZero();
         thread.join();
+    }
+
+    @Test
+    void shouldCallTheHandlerOfAReadyChannelBesideASocket() throws Exception {
+        ZMQ.Socket quiet = ctx.createSocket(SocketType.PULL);
+        quiet.bind("inproc://zloop-channel");
+        Pipe pipe = Pipe.open();
+        try {
+            pipe.source().configureBlocking(false);
+            ZLoop loop = new ZLoop(ctx);
+            List<Object> calls = new ArrayList<>();
+            loop.addPoller(new ZMQ.PollItem(quiet, ZMQ.Poller.POLLIN), (l, item, arg) -> {
+                calls.add(arg);
+                return 0;
+            }, "socket");
+            ZMQ.PollItem channelItem = new ZMQ.PollItem(pipe.source(), ZMQ.Poller.POLLIN);
+            loop.addPoller(channelItem, (l, item, arg) -> {
+                calls.add(arg);
+                assertThat(item.getRawSocket()).isSameAs(pipe.source());
+                assertThat(item.isReadable()).isTrue();
+                return -1;
+            }, "channel");
+            // The loop is waiting (or about to) on both when the pipe gets its byte.
+            loop.addTimer(1, 1, (l, item, arg) -> {
+                try {
+                    pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return 0;
+            }, null);
+            assertThat(loop.start()).isEqualTo(-1);
+            assertThat(calls).containsExactly("channel");
+        } finally {
+            pipe.source().close();
+            pipe.sink().close();
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.zmtp.socket;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SingleThreadIoEventLoop;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
@@ -11,6 +12,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.zmtp.codec.ZmtpSocketType;
 import io.zmtp.socket.internal.DealerSocket;
 import io.zmtp.socket.internal.DishSocket;
+import io.zmtp.socket.internal.NettyDefaults;
 import io.zmtp.socket.internal.PairSocket;
 import io.zmtp.socket.internal.PubSocket;
 import io.zmtp.socket.internal.PullSocket;
@@ -58,6 +60,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  */
 public final class ZmtpContext implements AutoCloseable {
+    static {
+        // Before the first Netty class initialises: what start-up needn't pay for (NettyDefaults says what, and how
+        // an application keeps Netty's own defaults).
+        NettyDefaults.apply();
+    }
+
     private static final int RESOLVE_THREADS = 4;
     private final EventLoopGroup group;
     private final ExecutorService asyncExecutor;
@@ -83,7 +91,12 @@ public final class ZmtpContext implements AutoCloseable {
         IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory()
                 : NioIoHandler.newFactory();
         this.nativeTransport = epoll;
-        this.group = new MultiThreadIoEventLoopGroup(b.ioThreads, new DefaultThreadFactory("zmq-io", true), factory);
+        DefaultThreadFactory ioThreads = new DefaultThreadFactory("zmq-io", true);
+        // One I/O thread (the default, JeroMQ's too) is a loop of its own rather than a group of one: a group
+        // hands its children's termination to Netty's GlobalEventExecutor, whose thread is not a daemon and
+        // outlives it by a second, so a main that closed its context took a second more to exit.
+        this.group = b.ioThreads == 1 ? new SingleThreadIoEventLoop(null, ioThreads, factory)
+                : new MultiThreadIoEventLoopGroup(b.ioThreads, ioThreads, factory);
         this.asyncExecutor = Executors.newSingleThreadExecutor(new DefaultThreadFactory("zmq-async", true));
         // Its own threads, not the async executor: a lookup that hangs must not hold up async sends and receives,
         // and a few threads let other hosts resolve beside it. They time out when idle, so a context that only

@@ -1,11 +1,16 @@
 package io.zmtp.socket;
 
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.testkit.TestTimeouts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -14,17 +19,43 @@ import static io.zmtp.socket.SocketTestSupport.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A program's {@code main} that closes its context exits: no thread the library started (its own, Netty's) is left
- * that would keep the JVM alive, whatever transports it used. One limit: shutting down any Netty event loop group
- * notifies its termination listeners on Netty's {@code GlobalEventExecutor}, whose thread is not a daemon and ends
- * after a second without tasks; the test waits for that, then looks.
+ * A program's {@code main} that closes its context exits at once: no thread the library started (its own, Netty's)
+ * is left that would keep the JVM alive, whatever transports it used, the moment {@code close()} returns. (Netty's
+ * {@code GlobalEventExecutor}, which a group of event loops hands its termination to and whose thread is not a
+ * daemon and outlives it by a second, is not started: one I/O thread and the inproc thread are loops of their own.)
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ContextThreadsIT {
 
     @Test
-    void shouldLeaveNoThreadThatKeepsTheJvmAliveOnceClosed() throws InterruptedException {
+    void shouldLeaveNoThreadThatKeepsTheJvmAliveOnceClosed() {
         Set<Thread> before = nonDaemonThreads();
+        exchangeOverTcpAndInprocThenClose();
+        Set<Thread> left = nonDaemonThreads();
+        left.removeAll(before);
+        assertThat(left.stream().map(Thread::getName).collect(Collectors.toList()))
+                .as("threads that keep the JVM alive after the context closed").isEmpty();
+    }
+
+    @Test
+    void shouldLetAMainThatClosesItsContextExit() throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ClosingMain.class.getName())
+                .redirectErrorStream(true).start();
+        List<String> out;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            out = r.lines().collect(Collectors.toList());
+        }
+        boolean exited = p.waitFor(TestTimeouts.scaledSeconds(30), TimeUnit.SECONDS);
+        if (!exited) {
+            p.destroyForcibly();
+        }
+        assertThat(exited).as("the JVM exited by itself after main returned; output: %s", out).isTrue();
+        assertThat(p.exitValue()).as("output: %s", out).isZero();
+        assertThat(out).as("main ran to its end").contains("closed");
+    }
+
+    private static void exchangeOverTcpAndInprocThenClose() {
         try (ZmtpContext context = new ZmtpContext()) {
             for (String endpoint : new String[] {"inproc://exit", "tcp://127.0.0.1:*"}) {
                 ZmtpSocket rep = context.socket(ZmtpSocketType.REP);
@@ -40,16 +71,19 @@ class ContextThreadsIT {
             }
             assertThat(context.socket(ZmtpSocketType.PAIR).bind("inproc://late")).isNotNull();
         }
-        assertThat(GlobalEventExecutor.INSTANCE.awaitInactivity(10, TimeUnit.SECONDS)).isTrue();
-        Set<Thread> left = nonDaemonThreads();
-        left.removeAll(before);
-        assertThat(left.stream().map(Thread::getName).collect(Collectors.toList()))
-                .as("threads that keep the JVM alive after the context closed").isEmpty();
     }
 
     private static Set<Thread> nonDaemonThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && !t.isDaemon())
                 .collect(Collectors.toSet());
+    }
+
+    /** A program as a user writes it: the JVM must end when it returns, with no System.exit. */
+    public static final class ClosingMain {
+        public static void main(String[] args) {
+            exchangeOverTcpAndInprocThenClose();
+            System.out.println("closed");
+        }
     }
 }

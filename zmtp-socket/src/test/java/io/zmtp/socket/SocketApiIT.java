@@ -8,6 +8,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
@@ -367,6 +371,46 @@ class SocketApiIT {
         assertThat(polled.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(1);
         assertThat(rep.impl().signal().listenerCount()).isZero();
         assertThat(recv(rep)).isEqualTo("wake up");
+    }
+
+    /**
+     * A poll given a selector waits in its select: a socket's message wakes it (its signal calls wakeup, and only
+     * while the poll waits), and a ready channel ends it with its key selected.
+     */
+    @Test
+    void shouldWaitInASelectorThatTheSocketsWake() throws Exception {
+        ZmtpSocket pull = socket(PULL);
+        ZmtpSocket push = socket(PUSH);
+        push.connect(pull.bind("tcp://127.0.0.1:*"));
+        Pipe pipe = Pipe.open();
+        try (Selector selector = Selector.open(); ZmtpPoller poller = new ZmtpPoller()) {
+            pipe.source().configureBlocking(false);
+            pipe.source().register(selector, SelectionKey.OP_READ);
+            poller.register(pull, ZmtpPoller.Interest.IN);
+            assertThat(poller.poll(Duration.ZERO, selector)).isZero();
+            assertThat(selector.selectedKeys()).isEmpty();
+
+            CompletableFuture<Integer> polled =
+                    CompletableFuture.supplyAsync(() -> poller.poll(Duration.ofSeconds(20), selector));
+            long giveUp = System.nanoTime() + WAIT.toNanos();
+            while (pull.impl().signal().listenerCount() == 0 && System.nanoTime() - giveUp < 0) {
+                Thread.sleep(1);
+            }
+            assertThat(pull.impl().signal().listenerCount()).as("listeners while a poll waits").isEqualTo(1);
+            push.send("wake up");
+            assertThat(polled.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(1);
+            assertThat(poller.isReadable(pull)).isTrue();
+            assertThat(selector.selectedKeys()).isEmpty();
+            assertThat(pull.impl().signal().listenerCount()).isZero();
+            assertThat(recv(pull)).isEqualTo("wake up");
+
+            pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
+            assertThat(poller.poll(WAIT, selector)).isZero();
+            assertThat(selector.selectedKeys()).extracting(SelectionKey::channel).containsExactly(pipe.source());
+        } finally {
+            pipe.source().close();
+            pipe.sink().close();
+        }
     }
 
     /** The ffi-rzmq reqrep_poll example: a REQ and a REP driven from one thread by a poller. */

@@ -38,7 +38,8 @@ public final class Zmtp {
         }
         // Netty 4.2 declares JFR events for its allocator; with JFR present it loads them at start-up, which has the
         // JDK generate and compile bytecode (ASM) while the first messages flow. Off, a 2 M-message run is about 20%
-        // faster on 2 cores (docs/PERFORMANCE.md, "Warm-up"). -Dio.netty.jfr.enabled=true still wins.
+        // faster on 2 cores (docs/performance-notes.md, "Warm-up: what was tried"). -Dio.netty.jfr.enabled=true
+        // still wins.
         if (System.getProperty("io.netty.jfr.enabled") == null) {
             System.setProperty("io.netty.jfr.enabled", "false");
         }

@@ -8,7 +8,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Poly1305's block steps on the Vector API ({@code jdk.incubator.vector}), {@link #LANES} blocks at a time in double
  * precision: the arithmetic and its bounds are {@link Poly1305Lanes}'. 0.155 ns per byte against the scalar MAC's
- * 0.59-0.63 (AVX-512, docs/PERFORMANCE.md, round 6).
+ * 0.59-0.63 (AVX-512, docs/performance-notes.md, CURVE round 6).
  *
  * <p>Loaded only when {@link CurveVectors} found the module; nothing else refers to it.
  */

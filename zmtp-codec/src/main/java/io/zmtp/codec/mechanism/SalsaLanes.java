@@ -35,9 +35,10 @@ final class SalsaLanes {
     static final int MIN_LANES = 16;
     /**
      * The fewest blocks (4 KiB of stream) for which the Vector API core is used, where it is on: until the JIT has
-     * compiled that core, each of its calls is many times slower than the loops and allocates (docs/PERFORMANCE.md,
-     * round 6), which small-message streams paid in their first seconds (cold runs of 64 B and 1 KiB boxes 7-9%
-     * slower) for no gain later (1 KiB level in steady state). Large boxes pay it over their first few dozen messages.
+     * compiled that core, each of its calls is many times slower than the loops and allocates
+     * (docs/performance-notes.md, CURVE round 6), which small-message streams paid in their first seconds (cold runs
+     * of 64 B and 1 KiB boxes 7-9% slower) for no gain later (1 KiB level in steady state). Large boxes pay it over
+     * their first few dozen messages.
      */
     static final int VECTOR_MIN_BLOCKS = 64;
 

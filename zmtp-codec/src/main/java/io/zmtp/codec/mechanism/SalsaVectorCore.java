@@ -9,7 +9,7 @@ import jdk.incubator.vector.VectorSpecies;
  * of a group of blocks held in 16 vector registers through all 20 rounds, where auto-vectorized loops load and store
  * every word for each quarter-round. One group is {@link #LANES} blocks (16 with AVX-512, 8 with AVX2): the rounds
  * take 0.17 ns per byte of key stream, 0.26-0.28 with {@link SalsaLanes}' write-out, against the loops' 0.40-0.42
- * (docs/PERFORMANCE.md, round 6).
+ * (docs/performance-notes.md, CURVE round 6).
  *
  * <p>Loaded only when {@link CurveVectors} says the JVM has the module (an incubator module: the user starts
  * the JVM with {@code --add-modules jdk.incubator.vector}); nothing else in the codec refers to this class, so without

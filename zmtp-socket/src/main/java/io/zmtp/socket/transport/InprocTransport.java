@@ -10,7 +10,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.DefaultChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SingleThreadIoEventLoop;
 import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
 import io.netty.channel.local.LocalIoHandler;
@@ -91,7 +91,9 @@ public final class InprocTransport implements Transport {
             }
             if (group == null) {
                 // One thread: the socket layer's join of a connection's two ends relies on it (see the class comment).
-                group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("zmq-inproc", true),
+                // A loop of its own, not a group of one, whose shutdown would start Netty's GlobalEventExecutor
+                // thread (not a daemon), keeping a main that closed its context alive for a second more.
+                group = new SingleThreadIoEventLoop(null, new DefaultThreadFactory("zmq-inproc", true),
                         LocalIoHandler.newFactory());
             }
             return group;

@@ -8,8 +8,8 @@ import org.bouncycastle.crypto.params.KeyParameter;
 import java.security.MessageDigest;
 
 /**
- * <b>The benchmark's baseline, not used by the codec:</b> {@code MessageBoxer} as it was before "CURVE, round 3"
- * (docs/PERFORMANCE.md), on Bouncy Castle's Poly1305 and a scratch copy, kept so {@code SecretBoxBenchmark} can
+ * <b>The benchmark's baseline, not used by the codec:</b> {@code MessageBoxer} as it was before "CURVE round 3"
+ * (docs/performance-notes.md), on Bouncy Castle's Poly1305 and a scratch copy, kept so {@code SecretBoxBenchmark} can
  * measure the new one against it.
  *
  * <p> * XSalsa20-Poly1305 boxes for one direction of one connection's messages, with nothing allocated per box. Every

@@ -7,8 +7,8 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * <b>The benchmark's baseline, not used by the codec:</b> {@code SalsaStream} as it was before "CURVE, round 3"
- * (docs/PERFORMANCE.md), on Bouncy Castle's Poly1305 and a scratch copy, kept so {@code SecretBoxBenchmark} can
+ * <b>The benchmark's baseline, not used by the codec:</b> {@code SalsaStream} as it was before "CURVE round 3"
+ * (docs/performance-notes.md), on Bouncy Castle's Poly1305 and a scratch copy, kept so {@code SecretBoxBenchmark} can
  * measure the new one against it.
  *
  * <p> * The Salsa20 key stream of one key, restarted for each short nonce and XORed into bytes a word at a time. The

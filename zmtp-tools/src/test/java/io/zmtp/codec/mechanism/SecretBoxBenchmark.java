@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link LegacyMessageBoxer}: Bouncy Castle's Poly1305, a scratch copy, a pass each for the cipher and the MAC).
  * Opening walks a ring of boxes sealed beforehand with nonces 0, 1, 2, ..., so one box in the ring's length goes back
  * to nonce 0 (the skip). In this package (on the class path) to reach the package-private classes. See
- * docs/PERFORMANCE.md, "CURVE, round 3". {@code bench/jmh.sh SecretBoxBenchmark}
+ * docs/performance-notes.md, "CURVE round 3". {@code bench/jmh.sh SecretBoxBenchmark}
  *
  * <p>On a machine other jobs load, JMH's wall-clock times swing by 100%; {@link #main} measures the same boxes in
  * thread CPU time instead, which the load changes little (after {@code bench/jmh.sh} has built the class path):
