@@ -180,6 +180,18 @@ public final class ZmtpPoller implements AutoCloseable {
      */
     public int poll(Duration timeout, Selector selector) {
         Objects.requireNonNull(selector, "selector");
+        polling = true;
+        try {
+            return pollWithSelector(timeout, selector);
+        } finally {
+            polling = false;
+            if (closed) {
+                forget();
+            }
+        }
+    }
+
+    private int pollWithSelector(Duration timeout, Selector selector) {
         long timeoutNanos = timeout == null || timeout.isNegative() ? -1 : timeout.toNanos();
         selector.selectedKeys().clear();
         int n = look();
@@ -269,8 +281,9 @@ public final class ZmtpPoller implements AutoCloseable {
 
     /**
      * Forgets every registration (a poller listens to its sockets only while it polls: nothing else to undo). The one
-     * method another thread may call while a poll waits: that poll returns 0 (JeroMQ's {@code Poller.close} ends a
-     * waiting {@code poll(-1)} so).
+     * method another thread may call while a poll waits: a {@link #poll(Duration)} returns 0 (JeroMQ's
+     * {@code Poller.close} ends a waiting {@code poll(-1)} so); a {@link #poll(Duration, Selector)} ends when its
+     * selector is closed or woken, which is its owner's to do.
      */
     @Override
     public void close() {
