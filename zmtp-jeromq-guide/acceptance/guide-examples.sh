@@ -306,8 +306,37 @@ case_freelance1() {
         || verdict FAIL "rc $RC: $(tail -1 "$OUT.client.out")"
 }
 
+# eagain and fileio1-3 are in no package (the Guide's other files are in "guide"); fileio reads ./testdata.
+run_plain() { # run_plain NAME TIMEOUT CLASS DIR (waits in DIR; exit code in RC)
+    local name=$1 tmo=$2 cls=$3 dir=$4
+    (cd "$dir" && timeout -k 5 "$tmo" java -cp "$CP" "$cls" > "$OUT.$name.out" 2>&1 < /dev/null)
+    RC=$?
+}
+
+case_eagain() {
+    # A DEALER with SNDHWM 4 and SNDTIMEO 0 connected to nobody sends until its queue is full.
+    run_plain main 30 Eagain "$work"
+    local sent; sent=$(count '^Sending message [0-9]+' main)
+    [ "$(count '^error code: EAGAIN' main)" -eq 1 ] && verdict PASS "EAGAIN after $sent sends" \
+        || verdict FAIL "rc $RC: $(tail -1 "$OUT.main.out")"
+}
+
+fileio_case() { # fileio_case CLASS: a server thread sends ./testdata in chunks to a client thread, which counts them
+    local dir=$work/run/fileio
+    mkdir -p "$dir"
+    [ -f "$dir/testdata" ] || head -c 1048576 /dev/urandom > "$dir/testdata"
+    run_plain main 60 "$1" "$dir"
+    [ "$(count '^[0-9]+ chunks received, 1048576 bytes' main)" -eq 1 ] && verdict PASS "$(tail -1 "$OUT.main.out")" \
+        || verdict FAIL "rc $RC: $(tail -1 "$OUT.main.out")"
+}
+
+case_fileio1() { fileio_case Fileio1; }
+case_fileio2() { fileio_case Fileio2; }
+case_fileio3() { fileio_case Fileio3; }
+
 CASES=(version hello mtserver weather syncpub psenv pipeline rrbroker msgqueue lbbroker1 lbbroker2 lbbroker3 asyncsrv
-       rtdealer rtreq identity mtrelay tripping lazypirate simplepirate clone1 clone2 majordomo freelance1)
+       rtdealer rtreq identity mtrelay tripping lazypirate simplepirate clone1 clone2 majordomo freelance1
+       eagain fileio1 fileio2 fileio3)
 [ ${#only[@]} -gt 0 ] && CASES=("${only[@]}")
 
 for c in "${CASES[@]}"; do

@@ -45,7 +45,8 @@ final class PollSet implements AutoCloseable {
     /** The caller's selector, used and left open; null to open one of our own when a channel is polled. */
     private final Selector given;
     private Selector own;
-    private ZmtpPoller sockets = new ZmtpPoller();
+    /** Volatile: a {@link #close()} from another thread closes the one a poll waits in, which wakes it. */
+    private volatile ZmtpPoller sockets = new ZmtpPoller();
     private final Map<ZMQ.Socket, Integer> socketInterest = new IdentityHashMap<>();
     private final Map<SelectableChannel, Integer> channelInterest = new IdentityHashMap<>();
     private final Map<SelectableChannel, Integer> channelReady = new IdentityHashMap<>();

@@ -12,13 +12,16 @@ import java.util.List;
  *
  * <p>Items are numbered in the order registered, as in JeroMQ; unregistering one shifts the later ones down.
  * POLLERR is never reported for a socket (its errors come out of its calls), only for a closed channel. Used from one
- * thread.
+ * thread, but for {@link #close()}, which another thread may call to end a poll that waits.
  */
 abstract class PollerImpl {
     private final ContextImpl context;
     private final List<ZMQ.PollItem> items;
-    private PollSet set;
+    /** Volatile: {@link #close()} from another thread must see the set a poll waits in, to wake it. */
+    private volatile PollSet set;
     private boolean dirty = true;
+    /** Set by {@link #close()}, from any thread: a poll waiting then, and any after, returns -1 (JeroMQ's). */
+    private volatile boolean closed;
     private long timeout = -1;
 
     PollerImpl(ContextImpl context, int size) {
@@ -113,9 +116,14 @@ abstract class PollerImpl {
     /**
      * Waits up to {@code tout} ms (-1: forever, 0: just checks) until a registered socket or channel is ready for one
      * of its events; returns how many items are ready. Throws {@link ZMQException} with ETERM if a socket is closed
-     * (its context terminated), EINTR if the thread is interrupted. 0 once the context is terminated, as JeroMQ.
+     * (its context terminated), EINTR if the thread is interrupted. 0 once the context is terminated, as JeroMQ; -1
+     * once the poller is closed, as JeroMQ's: a {@code poll(-1)} waiting in one thread returns -1 when another closes
+     * it.
      */
     public int poll(long tout) {
+        if (closed) {
+            return -1;
+        }
         if (tout < -1 || items.isEmpty()) {
             return 0;
         }
@@ -125,6 +133,9 @@ abstract class PollerImpl {
         } catch (java.nio.channels.ClosedSelectorException e) {
             return -1; // the poller was closed while it waited in its selector, as JeroMQ's
         } catch (RuntimeException e) {
+            if (closed) {
+                return -1;
+            }
             if (context.isTerminating()) {
                 return 0;
             }
@@ -132,6 +143,10 @@ abstract class PollerImpl {
                 throw PollerImpl.failure(e);
             }
             throw e;
+        }
+        if (closed) {
+            // Closed while it waited on the sockets alone: the close woke it (ZmtpPoller.close), as JeroMQ's.
+            return -1;
         }
         int ready = 0;
         for (ZMQ.PollItem item : items) {
@@ -181,10 +196,15 @@ abstract class PollerImpl {
         return item != null && item.isError();
     }
 
-    /** Releases the poller's registrations with its sockets and closes its selector, if a poll opened one. */
+    /**
+     * Releases the poller's registrations with its sockets and closes its selector, if a poll opened one; a poll
+     * waiting in another thread returns -1, and so does every poll after.
+     */
     public void close() {
-        if (set != null) {
-            set.close();
+        closed = true;
+        PollSet current = set;
+        if (current != null) {
+            current.close();
             set = null;
         }
         dirty = true;

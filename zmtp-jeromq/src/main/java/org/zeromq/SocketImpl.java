@@ -39,6 +39,8 @@ abstract class SocketImpl extends SocketSecurityAccess {
     private ZmtpMessage partial;
     private volatile String lastEndpoint;
     private ZmtpPoller eventsPoller;
+    /** The monitor {@link #monitor} started, until {@code monitor(null, 0)}; null if none. */
+    private volatile JeromqMonitor monitor;
 
     SocketImpl(ContextImpl context, SocketType type) {
         super(context, type);
@@ -55,13 +57,23 @@ abstract class SocketImpl extends SocketSecurityAccess {
 
     // ---- endpoints
 
-    /** Binds to {@code addr}; true, or throws {@link ZMQException} (EADDRINUSE, EINVAL, EPROTONOSUPPORT, ETERM). */
+    /**
+     * Binds to {@code addr}; true, or throws {@link ZMQException} (EADDRINUSE, EINVAL, EPROTONOSUPPORT, ETERM). As in
+     * JeroMQ, an address in use while a monitor watches for EVENT_BIND_FAILED returns false (errno EADDRINUSE) and
+     * the monitor gets the event: JeroMQ's monitor, sending it, clears the error its bind would throw.
+     */
     public boolean bind(String addr) {
         try {
             lastEndpoint = zmtp.bind(addr);
             return true;
         } catch (RuntimeException e) {
-            throw failure(e);
+            ZMQException failure = failure(e);
+            JeromqMonitor watching = monitor;
+            if (failure.getErrorCode() == ErrorCodes.EADDRINUSE && watching != null
+                    && watching.wants(ZMQ.EVENT_BIND_FAILED)) {
+                return false;
+            }
+            throw failure;
         }
     }
 
@@ -532,21 +544,34 @@ abstract class SocketImpl extends SocketSecurityAccess {
     }
 
     /**
-     * Sends this socket's events, as libzmq's {@code zmq_socket_monitor} does, to a PAIR bound at {@code addr}
-     * (inproc://) in libzmq's two-frame format, which {@link ZMQ.Event#recv} reads. {@code events} is a mask of
-     * {@code ZMQ.EVENT_*}. A null {@code addr} (stopping the monitor) is not supported: false with errno ENOTSUP;
-     * the monitor stops when the socket closes.
+     * Sends this socket's events, as JeroMQ does, to a PAIR bound at {@code addr} (inproc://) in libzmq's two-frame
+     * format, which {@link ZMQ.Event#recv} reads ({@link JeromqMonitor}). {@code events} is a mask of
+     * {@code ZMQ.EVENT_*}. A null {@code addr} stops the monitor (MONITOR_STOPPED, if in its mask, is its last event);
+     * it stops too when the socket closes. As in JeroMQ: false with errno EPROTONOSUPPORT for an address that isn't
+     * inproc, or as the PAIR's bind fails (EADDRINUSE); IllegalStateException for a second monitor while one runs.
      */
     public boolean monitor(String addr, int events) {
         if (addr == null) {
-            errno = ErrorCodes.ENOTSUP;
+            JeromqMonitor running = monitor;
+            monitor = null;
+            if (running != null) {
+                running.stop();
+            }
+            return true;
+        }
+        if (!addr.startsWith("inproc://")) {
+            errno = ErrorCodes.EPROTONOSUPPORT;
             return false;
         }
+        if (monitor != null) {
+            throw new IllegalStateException("Monitor registered twice");
+        }
         try {
-            zmtp.monitor(addr, MonitorEvents.types(events));
+            monitor = JeromqMonitor.start(context.zmtp(), zmtp, addr, events);
             return true;
         } catch (RuntimeException e) {
-            throw failure(e);
+            errno = codeOf(e);
+            return false;
         }
     }
 

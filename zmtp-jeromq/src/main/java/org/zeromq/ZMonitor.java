@@ -154,9 +154,12 @@ public class ZMonitor implements Closeable {
         return this;
     }
 
-    /** Stops reading events (the socket's monitor itself stops when the socket closes). */
+    /** Stops the socket's monitor ({@code monitor(null, 0)}, as JeroMQ's does) and reading its events. */
     @Override
     public final void close() {
+        if (started) {
+            monitored.monitor(null, 0);
+        }
         if (reader != null) {
             reader.close();
             reader = null;

@@ -61,6 +61,12 @@ public final class ZmtpPoller implements AutoCloseable {
     private final Map<ZmtpSocket, Item> bySocket = new IdentityHashMap<>();
     private final Signal signal = new Signal();
     private final Runnable wake = signal::signal;
+    /**
+     * Set by {@link #close()}, which may come from another thread while a poll waits: that poll returns 0 and forgets
+     * the registrations itself ({@code polling} tells close it is under way). Cleared by a registration.
+     */
+    private volatile boolean closed;
+    private volatile boolean polling;
 
     /** Registers {@code socket} for the given interests, or changes its interests to them. */
     public void register(ZmtpSocket socket, Interest interest, Interest... more) {
@@ -77,6 +83,7 @@ public final class ZmtpPoller implements AutoCloseable {
     }
 
     private void register(ZmtpSocket socket, int events) {
+        closed = false;
         Item existing = bySocket.get(socket);
         if (existing != null) {
             existing.events = events;
@@ -101,7 +108,22 @@ public final class ZmtpPoller implements AutoCloseable {
      * context closing, for one), as zmq_poll fails with ETERM.
      */
     public int poll(Duration timeout) {
+        polling = true;
+        try {
+            return pollUntilClosed(timeout);
+        } finally {
+            polling = false;
+            if (closed) {
+                forget();
+            }
+        }
+    }
+
+    private int pollUntilClosed(Duration timeout) {
         long timeoutNanos = timeout == null || timeout.isNegative() ? -1 : timeout.toNanos();
+        if (closed) {
+            return 0;
+        }
         // Most polls in a busy loop find a socket ready: they look once and never touch the sockets' listeners.
         int n = look();
         if (n > 0 || timeoutNanos == 0) {
@@ -118,6 +140,9 @@ public final class ZmtpPoller implements AutoCloseable {
             for (;;) {
                 // Read before the look, which comes after the listeners are in: a change after the look signals.
                 long seq = signal.sequence();
+                if (closed) {
+                    return 0;
+                }
                 n = look();
                 if (n > 0 || System.nanoTime() - deadline >= 0) {
                     return n;
@@ -155,6 +180,18 @@ public final class ZmtpPoller implements AutoCloseable {
      */
     public int poll(Duration timeout, Selector selector) {
         Objects.requireNonNull(selector, "selector");
+        polling = true;
+        try {
+            return pollWithSelector(timeout, selector);
+        } finally {
+            polling = false;
+            if (closed) {
+                forget();
+            }
+        }
+    }
+
+    private int pollWithSelector(Duration timeout, Selector selector) {
         long timeoutNanos = timeout == null || timeout.isNegative() ? -1 : timeout.toNanos();
         selector.selectedKeys().clear();
         int n = look();
@@ -242,9 +279,24 @@ public final class ZmtpPoller implements AutoCloseable {
         return item == null ? 0 : item.ready;
     }
 
-    /** Forgets every registration (a poller listens to its sockets only while it polls: nothing else to undo). */
+    /**
+     * Forgets every registration (a poller listens to its sockets only while it polls: nothing else to undo). The one
+     * method another thread may call while a poll waits: a {@link #poll(Duration)} returns 0 (JeroMQ's
+     * {@code Poller.close} ends a waiting {@code poll(-1)} so); a {@link #poll(Duration, Selector)} ends when its
+     * selector is closed or woken, which is its owner's to do.
+     */
     @Override
     public void close() {
+        closed = true;
+        signal.signal();
+        // Both flags are volatile and each side writes its own before reading the other's: a poll under way sees
+        // closed and forgets the registrations on its way out, or this sees it isn't polling (and it won't look).
+        if (!polling) {
+            forget();
+        }
+    }
+
+    private void forget() {
         items.clear();
         bySocket.clear();
     }

@@ -107,9 +107,22 @@ public final class ZmtpSocketEvent {
         return event.failureReason();
     }
 
-    /** What made a bind fail (BIND_FAILED), or null. */
+    /**
+     * What made a bind or an accept fail (BIND_FAILED, ACCEPT_FAILED), or a handshake (HANDSHAKE_FAILED: the codec's
+     * {@link io.zmtp.codec.ZmtpHandshakeException}, a {@link io.zmtp.codec.ZmtpAuthenticationException} when
+     * credentials were refused, which says by which side and with which ZAP status); null otherwise.
+     */
     public Throwable cause() {
         return event.cause();
+    }
+
+    /**
+     * DISCONNECTED: true when this socket ended the connection itself (its close, {@code disconnect} or
+     * {@code unbind}, {@link ZmtpPeer#disconnect()}), false when the peer closed it, the network failed or the
+     * handshake did. libzmq's (and JeroMQ's) monitors report only the second kind. False for other events.
+     */
+    public boolean bySocket() {
+        return event.bySocket();
     }
 
     /** The delay before the next connection attempt (CONNECT_RETRIED), or null. */

@@ -104,6 +104,49 @@ class MetricsAndMonitorSocketIT {
         assertThat(events.get(2).value).isEqualTo(events.get(1).value);
     }
 
+    /**
+     * As libzmq's: a connection the socket ends itself (its close) is no DISCONNECTED and no CONNECT_RETRIED; and a
+     * CURVE client with the wrong server key fails the server's handshake as ZMTP_CRYPTOGRAPHIC (0x11000001), not as
+     * an authentication failure.
+     */
+    @Test
+    void shouldSendLibzmqsEventsForAnOwnCloseAndABoxThatDidNotOpen() throws Exception {
+        io.zmtp.codec.security.CurveKeyPair serverKeys = io.zmtp.codec.security.CurveKeyPair.generate();
+        ZmtpSocket server = sockets.socket(ZmtpSocketType.PULL);
+        server.setOption(ZmtpSocketOption.CURVE_SERVER, true);
+        server.setOption(ZmtpSocketOption.CURVE_SECRETKEY, serverKeys.secretKey());
+        server.monitor("inproc://curve-server-events");
+        ZmtpSocket serverReader = sockets.socket(ZmtpSocketType.PAIR);
+        serverReader.connect("inproc://curve-server-events");
+        String endpoint = server.bind("tcp://127.0.0.1:*");
+
+        ZmtpSocket good = sockets.socket(ZmtpSocketType.PUSH);
+        good.setOption(ZmtpSocketOption.CURVE_SERVERKEY, serverKeys.publicKey());
+        good.setOption(ZmtpSocketOption.CURVE_SECRETKEY, io.zmtp.codec.security.CurveKeyPair.generate().secretKey());
+        good.monitor("inproc://good-client-events");
+        ZmtpSocket goodReader = sockets.socket(ZmtpSocketType.PAIR);
+        goodReader.connect("inproc://good-client-events");
+        good.connect(endpoint);
+        good.send("hi");
+        assertThat(recv(server)).isEqualTo("hi");
+        good.close();
+        List<LibzmqEvent> goodEvents = new ArrayList<>();
+        readUntil(goodReader, goodEvents, 0x0400);
+        // (CONNECT_DELAYED,) CONNECTED, HANDSHAKE_SUCCEEDED, MONITOR_STOPPED.
+        assertThat(goodEvents).extracting(e -> e.event).endsWith(0x0001, 0x1000, 0x0400)
+                .doesNotContain(0x0200, 0x0004);
+        List<LibzmqEvent> serverEvents = new ArrayList<>();
+        readUntil(serverReader, serverEvents, 0x0200);
+
+        ZmtpSocket wrong = sockets.socket(ZmtpSocketType.PUSH);
+        wrong.setOption(ZmtpSocketOption.CURVE_SERVERKEY, io.zmtp.codec.security.CurveKeyPair.generate().publicKey());
+        wrong.setOption(ZmtpSocketOption.CURVE_SECRETKEY, io.zmtp.codec.security.CurveKeyPair.generate().secretKey());
+        wrong.connect(endpoint);
+        serverEvents.clear();
+        readUntil(serverReader, serverEvents, 0x2000);
+        assertThat(serverEvents.get(serverEvents.size() - 1).value).isEqualTo(0x11000001L);
+    }
+
     private static void readUntil(ZmtpSocket reader, List<LibzmqEvent> events, int last) {
         do {
             ZmtpMessage m = reader.receive(WAIT);

@@ -97,6 +97,27 @@ class MonitorEventsIT {
         assertThat(clientEvents.all(ZmtpSocketEvent.Type.HANDSHAKE_FAILED).get(0).failureReason()).isNotNull();
     }
 
+    /** DISCONNECTED says whether the socket ended the connection itself; after its own close nothing is retried. */
+    @Test
+    void shouldTellADisconnectionTheSocketMadeFromOneItsPeerMade() throws Exception {
+        Recorder serverEvents = new Recorder();
+        ZmtpSocket server = sockets.socket(ZmtpSocketType.PULL);
+        server.monitor(serverEvents.queue::add);
+        String endpoint = server.bind("tcp://127.0.0.1:*");
+        Recorder clientEvents = new Recorder();
+        ZmtpSocket client = sockets.socket(ZmtpSocketType.PUSH);
+        client.monitor(clientEvents.queue::add);
+        client.connect(endpoint);
+        clientEvents.await(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED);
+        serverEvents.await(ZmtpSocketEvent.Type.HANDSHAKE_SUCCEEDED);
+
+        client.close();
+        assertThat(clientEvents.await(ZmtpSocketEvent.Type.DISCONNECTED).bySocket()).isTrue();
+        clientEvents.await(ZmtpSocketEvent.Type.MONITOR_STOPPED);
+        assertThat(clientEvents.all(ZmtpSocketEvent.Type.CONNECT_RETRIED)).isEmpty();
+        assertThat(serverEvents.await(ZmtpSocketEvent.Type.DISCONNECTED).bySocket()).isFalse();
+    }
+
     @Test
     void shouldReportABindFailureWithItsCause() throws Exception {
         ZmtpSocket first = sockets.socket(ZmtpSocketType.PULL);

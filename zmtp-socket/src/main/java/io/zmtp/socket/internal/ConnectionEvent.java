@@ -25,15 +25,12 @@ public final class ConnectionEvent {
     private final Throwable cause;
     /** CONNECT_RETRIED: the delay before the next attempt (ms); MESSAGES_DROPPED: how many since the last report. */
     private final long value;
-
-    ConnectionEvent(ZmtpSocketEvent.Type type, String endpoint, SocketAddress remoteAddress, ZmtpVersion version,
-                    ZmtpSocketType peerSocketType, byte[] peerIdentity, String detail) {
-        this(type, endpoint, remoteAddress, version, peerSocketType, peerIdentity, detail, null, null, null, 0);
-    }
+    /** DISCONNECTED: the socket ended the connection itself (close, disconnect, unbind, a peer's disconnect). */
+    private final boolean bySocket;
 
     ConnectionEvent(ZmtpSocketEvent.Type type, String endpoint, SocketAddress remoteAddress, ZmtpVersion version,
                     ZmtpSocketType peerSocketType, byte[] peerIdentity, String detail, Pipe pipe,
-                    ZmtpHandshakeFailureReason failureReason, Throwable cause, long value) {
+                    ZmtpHandshakeFailureReason failureReason, Throwable cause, long value, boolean bySocket) {
         this.type = type;
         this.endpoint = endpoint;
         this.remoteAddress = remoteAddress;
@@ -45,13 +42,14 @@ public final class ConnectionEvent {
         this.failureReason = failureReason;
         this.cause = cause;
         this.value = value;
+        this.bySocket = bySocket;
     }
 
     /** An event about an endpoint rather than a connection (LISTENING, BIND_FAILED, CLOSED, CONNECT_*...). */
     static ConnectionEvent ofEndpoint(ZmtpSocketEvent.Type type, String endpoint, SocketAddress address,
                                       Pipe pipe, Throwable cause, long value) {
         return new ConnectionEvent(type, endpoint, address, null, null, null,
-                cause == null ? null : String.valueOf(cause.getMessage()), pipe, null, cause, value);
+                cause == null ? null : String.valueOf(cause.getMessage()), pipe, null, cause, value, false);
     }
 
     public ZmtpSocketEvent.Type type() {
@@ -98,6 +96,14 @@ public final class ConnectionEvent {
 
     public long value() {
         return value;
+    }
+
+    /**
+     * DISCONNECTED: whether this socket ended the connection (its close, disconnect or unbind, a peer's disconnect)
+     * rather than the peer, the network or a failed handshake. libzmq's monitor reports only the latter.
+     */
+    public boolean bySocket() {
+        return bySocket;
     }
 
     @Override

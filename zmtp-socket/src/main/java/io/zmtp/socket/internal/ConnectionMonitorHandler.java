@@ -30,7 +30,7 @@ final class ConnectionMonitorHandler extends ChannelInboundHandlerAdapter {
         ch.closeFuture().addListener(f -> {
             if (active) {
                 active = false;
-                pipe.emit(ZmtpSocketEvent.Type.DISCONNECTED, ch, null);
+                pipe.emitDisconnected(ch);
             }
         });
         // An accepted connection is up already. Told now, not at channelActive: the handshake handler added after this

@@ -60,6 +60,7 @@ final class Connector {
             }
             return;
         }
+        pipe.endBySocket();
         Channel ch = channel;
         if (ch != null) {
             ch.close();
@@ -112,7 +113,9 @@ final class Connector {
     }
 
     private void scheduleRetry() {
-        if (stopped) {
+        if (stopped || pipe.isTerminated()) {
+            // A pipe terminated by its socket's close (before the connector is stopped) is not retried: no
+            // CONNECT_RETRIED after the socket ended its connection, as in libzmq.
             return;
         }
         long delay = currentIvl + ThreadLocalRandom.current().nextInt(Math.max(1, reconnectIvl));

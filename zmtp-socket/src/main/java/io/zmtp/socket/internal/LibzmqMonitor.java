@@ -2,6 +2,7 @@ package io.zmtp.socket.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.zmtp.codec.ZmtpAuthenticationException;
 import io.zmtp.codec.ZmtpHandshakeFailureReason;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.socket.ZmtpSocketEvent;
@@ -20,10 +21,12 @@ import java.util.function.Consumer;
  * ported from libzmq, pyzmq ({@code recv_monitor_message}) or JeroMQ ({@code ZMQ.Event.recv}) reads it unchanged.
  *
  * <p>Values: the reconnection delay in ms for CONNECT_RETRIED, libzmq's protocol error code for
- * HANDSHAKE_FAILED_PROTOCOL, 400 (the ZAP status) for HANDSHAKE_FAILED_AUTH, an errno where libzmq has one (bind
+ * HANDSHAKE_FAILED_PROTOCOL (ZMTP_CRYPTOGRAPHIC for a CURVE box that didn't open), the ZAP status (300, 400, 500)
+ * for HANDSHAKE_FAILED_AUTH, an errno where libzmq has one (bind
  * failed: EADDRINUSE), and where libzmq gives a file descriptor, which a JVM socket has none of to give, the peer's
  * number (stable for a peer, unique in the process). PROTOCOL_ERROR and MESSAGES_DROPPED have no libzmq event and
- * are not sent (a DISCONNECTED follows a protocol error). Messages go out through {@code sendAsync}, never blocking
+ * are not sent (a DISCONNECTED follows a protocol error). As libzmq's, DISCONNECTED reports a connection lost (the
+ * peer, the network, a failed handshake), not one the socket ended itself ({@link ConnectionEvent#bySocket()}). Messages go out through {@code sendAsync}, never blocking
  * the I/O thread that reports the event, and in order; they wait for the reader to connect. MONITOR_STOPPED is the
  * last, after which the PAIR closes.
  *
@@ -51,6 +54,7 @@ public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
     private static final int EADDRINUSE = 98;
     private static final int EMFILE = 24;
     private static final int ZMTP_UNSPECIFIED = 0x10000000;
+    private static final int ZMTP_CRYPTOGRAPHIC = 0x11000001;
     private static final int ZMTP_INVALID_METADATA = 0x10000018;
     private static final int ZMTP_MECHANISM_MISMATCH = 0x11000002;
 
@@ -136,7 +140,8 @@ public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
             case CLOSED:
                 return CLOSED;
             case DISCONNECTED:
-                return DISCONNECTED;
+                // libzmq reports a connection lost, not one its socket ended (close, disconnect, unbind).
+                return e.bySocket() ? 0 : DISCONNECTED;
             case MONITOR_STOPPED:
                 return MONITOR_STOPPED;
             case HANDSHAKE_SUCCEEDED:
@@ -144,7 +149,9 @@ public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
             case HANDSHAKE_FAILED:
                 ZmtpHandshakeFailureReason r = e.failureReason();
                 if (r == ZmtpHandshakeFailureReason.AUTHENTICATION_FAILED) {
-                    return HANDSHAKE_FAILED_AUTH;
+                    // A refusal carries its ZAP status; a CURVE box that didn't open is libzmq's cryptographic error.
+                    return e.cause() instanceof ZmtpAuthenticationException ? HANDSHAKE_FAILED_AUTH
+                            : HANDSHAKE_FAILED_PROTOCOL;
                 }
                 if (r == ZmtpHandshakeFailureReason.TIMEOUT || r == ZmtpHandshakeFailureReason.CONNECTION_CLOSED
                         || r == null) {
@@ -168,11 +175,12 @@ public final class LibzmqMonitor implements Consumer<ConnectionEvent> {
             case HANDSHAKE_FAILED:
                 int n = number(e);
                 if (n == HANDSHAKE_FAILED_AUTH) {
-                    return 400;
+                    return ((ZmtpAuthenticationException) e.cause()).statusCode();
                 }
                 if (n == HANDSHAKE_FAILED_PROTOCOL) {
                     ZmtpHandshakeFailureReason r = e.failureReason();
-                    return r == ZmtpHandshakeFailureReason.INCOMPATIBLE_SOCKET_TYPE ? ZMTP_INVALID_METADATA
+                    return r == ZmtpHandshakeFailureReason.AUTHENTICATION_FAILED ? ZMTP_CRYPTOGRAPHIC
+                            : r == ZmtpHandshakeFailureReason.INCOMPATIBLE_SOCKET_TYPE ? ZMTP_INVALID_METADATA
                             : r == ZmtpHandshakeFailureReason.MECHANISM_MISMATCH ? ZMTP_MECHANISM_MISMATCH
                             : ZMTP_UNSPECIFIED;
                 }

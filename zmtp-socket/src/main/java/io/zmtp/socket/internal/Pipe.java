@@ -85,6 +85,8 @@ public final class Pipe {
     private volatile ZmtpHandshakeSuccessEvent handshake;
     /** Set when a connection of this pipe ended, made or not: an inproc connect waits for the first (SocketBase). */
     private volatile boolean aConnectionEnded;
+    /** The socket ended the connection (set before it closes the channel): its DISCONNECTED says so. */
+    private volatile boolean endedBySocket;
     /** A connecting pipe over inproc: set by connect before the pipe is started. */
     private boolean inproc;
     /** Inproc connecting pipes: {@link #UNJOINED} until the first join or a park, whichever comes first. */
@@ -321,6 +323,7 @@ public final class Pipe {
 
     /** Releases both queues and closes the connection; the pipe is then dead. */
     public void terminate() {
+        endedBySocket = true;
         retireCounters();
         state = State.TERMINATED;
         InprocLink l = outbound.link();
@@ -582,12 +585,32 @@ public final class Pipe {
         }
     }
 
-    /** Tells the socket's monitors about this pipe's connection (I/O thread). */
-    void emit(ZmtpSocketEvent.Type type, Channel ch, String detail) {
-        emit(type, ch, detail, null);
+    /**
+     * The socket is about to close this pipe's connection itself (a connector stopped, a handshake cut short by close
+     * or unbind): the DISCONNECTED that follows says so. {@link #terminate} marks it too.
+     */
+    void endBySocket() {
+        endedBySocket = true;
     }
 
-    void emit(ZmtpSocketEvent.Type type, Channel ch, String detail, ZmtpHandshakeFailureReason reason) {
+    /** Tells the socket's monitors about this pipe's connection (I/O thread). */
+    void emit(ZmtpSocketEvent.Type type, Channel ch, String detail) {
+        emit(type, ch, detail, null, null);
+    }
+
+    /** A failed handshake: {@code cause} is the codec's exception, which says which side refused and why. */
+    void emit(ZmtpSocketEvent.Type type, Channel ch, String detail, ZmtpHandshakeFailureReason reason,
+              Throwable cause) {
+        emit(type, ch, detail, reason, cause, false);
+    }
+
+    /** The connection closed (I/O thread, from its close future): by the socket itself, or not. */
+    void emitDisconnected(Channel ch) {
+        emit(ZmtpSocketEvent.Type.DISCONNECTED, ch, null, null, null, endedBySocket);
+    }
+
+    private void emit(ZmtpSocketEvent.Type type, Channel ch, String detail, ZmtpHandshakeFailureReason reason,
+                      Throwable cause, boolean bySocket) {
         if (isParked()) {
             // The socket is closed and its monitors have had MONITOR_STOPPED, the last event.
             return;
@@ -596,7 +619,7 @@ public final class Pipe {
         boolean current = h != null && channel == ch;
         listener.pipeEvent(new ConnectionEvent(type, endpoint, ch.remoteAddress(), current ? h.version() : null,
                 current ? h.peerMetadata().socketType() : null, current ? h.peerMetadata().identity() : null, detail,
-                this, reason, null, 0));
+                this, reason, cause, 0, bySocket));
     }
 
     // ---- peers, queue sizes in bytes, drops (what ZmtpPeer and the socket's totals read)

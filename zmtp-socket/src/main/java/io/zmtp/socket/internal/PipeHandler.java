@@ -64,7 +64,7 @@ final class PipeHandler extends ChannelInboundHandlerAdapter {
         } else if (evt instanceof ZmtpHandshakeFailureEvent) {
             ZmtpHandshakeFailureEvent f = (ZmtpHandshakeFailureEvent) evt;
             pipe.emit(ZmtpSocketEvent.Type.HANDSHAKE_FAILED, ctx.channel(), f.reason() + ": " + f.message(),
-                    f.reason());
+                    f.reason(), f.cause());
         } else if (evt instanceof ZmtpProtocolErrorEvent) {
             String reason = ((ZmtpProtocolErrorEvent) evt).cause().getMessage();
             pipe.emit(ZmtpSocketEvent.Type.PROTOCOL_ERROR, ctx.channel(), reason);

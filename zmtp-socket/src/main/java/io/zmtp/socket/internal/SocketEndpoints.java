@@ -353,6 +353,7 @@ final class SocketEndpoints {
     private static void closeHandshaking(Listener l) {
         l.accepted.forEach((pipe, ch) -> {
             if (pipe.channel() == null) {
+                pipe.endBySocket();
                 ch.close();
             }
         });
