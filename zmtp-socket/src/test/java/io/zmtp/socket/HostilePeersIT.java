@@ -54,6 +54,8 @@ class HostilePeersIT {
     private final AtomicReference<byte[]> hostileId = new AtomicReference<>();
     private final AtomicLong served = new AtomicLong();
     private final AtomicLong slowestRoundTripNanos = new AtomicLong();
+    /** When the test method's attack ended (0 while it runs): a failure says whether the good peer's wait outlived it. */
+    private volatile long attackEndedNanos;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean running = true;
     private Thread server;
@@ -117,7 +119,12 @@ class HostilePeersIT {
                 good.send(ZmtpMessage.of("ping-" + i));
                 String reply = PropertySockets.receive(good, WAIT.multipliedBy(6));
                 if (!("ping-" + i).equals(reply)) {
-                    throw new AssertionError("good peer: expected ping-" + i + ", got " + reply);
+                    long ended = attackEndedNanos;
+                    throw new AssertionError("good peer: expected ping-" + i + ", got " + reply + " (sent "
+                            + (ended == 0 ? "during the attack, which had not ended"
+                                    : TimeUnit.NANOSECONDS.toMillis(ended - start) + " ms before the attack ended")
+                            + "; the good peer's connection: " + good.peers() + "; the ROUTER's peers: "
+                            + router.peers().size() + ", dropped " + router.droppedCount() + ")");
                 }
                 slowestRoundTripNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
                 served.incrementAndGet();
@@ -132,6 +139,7 @@ class HostilePeersIT {
 
     @AfterEach
     void checkTheGoodPeerWasServedAndNothingIsLeft() throws Exception {
+        attackEndedNanos = System.nanoTime();
         long servedDuringAttack = served.get();
         running = false;
         client.join(WAIT.toMillis() * 7);
