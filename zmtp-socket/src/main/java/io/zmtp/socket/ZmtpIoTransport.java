@@ -68,8 +68,14 @@ public enum ZmtpIoTransport {
         throw new IllegalArgumentException("I/O transport: " + name + " (expected: auto, nio, epoll or io_uring)");
     }
 
-    /** The kind a context asking for this one runs; fails if a named one is not available. */
-    IoKind resolve() {
+    /**
+     * The kind of I/O a context asking for this transport runs on: for a plain Netty application (the codec
+     * benchmarks) that should make the same choice as a context. Loads the native transports it looks at.
+     *
+     * @throws IllegalStateException if this one is named (not AUTO) and is not available here, saying why and what it
+     *         needs
+     */
+    public IoKind resolve() {
         if (this == AUTO) {
             for (ZmtpIoTransport t : AUTO_ORDER) {
                 if (t.kind.isAvailable()) {
