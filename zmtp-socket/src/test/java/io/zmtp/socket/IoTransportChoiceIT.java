@@ -45,7 +45,8 @@ class IoTransportChoiceIT {
     void shouldRunEpollForAutoAndTheDefault() {
         try (ZmtpContext byDefault = new ZmtpContext();
              ZmtpContext auto = ZmtpContext.builder().ioTransport(ZmtpIoTransport.AUTO).build()) {
-            assertThat(byDefault.ioTransport()).as("AUTO on Linux with the epoll jars").isEqualTo(ZmtpIoTransport.EPOLL);
+            assertThat(byDefault.ioTransport()).as("AUTO on Linux with the epoll jars")
+                    .isEqualTo(ZmtpIoTransport.EPOLL);
             assertThat(auto.ioTransport()).isEqualTo(ZmtpIoTransport.EPOLL);
         }
     }

@@ -12,7 +12,10 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The I/O transport a tool asks its context for: the option, the system property that sets its default, the old flag. */
+/**
+ * The I/O transport a tool asks its context for: the option, the system property that sets its default, the old
+ * flag.
+ */
 class ContextOptionsTest {
     @Command(name = "tool")
     static final class Tool {
