@@ -39,7 +39,7 @@
 #                                    # target/compare-ipc); results, table and charts go to target/compare-ipc
 #   TRANSPORT=ws bench/compare.sh    # the same over ws:// (ZWS 2.0; libzmq's side is Debian's 4.3.4, which has
 #                                    # ws but not wss); to target/compare-ws
-#   IMPLS="zmtp zmtpu" MIXED_SIZES="" SECTIONS="thr lat" bench/compare.sh   # ours on epoll (zmtp: the default
+#   IMPLS="zmtp zmtpu" MIXED_SIZES=none SECTIONS="thr lat" bench/compare.sh # ours on epoll (zmtp: the default
 #                                    # I/O transport, AUTO) beside ours on io_uring (zmtpu: -Dzmtp.io.transport=
 #                                    # io_uring), interleaved cell by cell (docs/performance-notes.md, io_uring round 4)
 #
