@@ -24,12 +24,12 @@ public enum ZmtpIoTransport {
     EPOLL(IoKind.EPOLL, "it needs Linux and io.netty:netty-transport-native-epoll (classifier linux-x86_64 or "
             + "linux-aarch_64) on the class path"),
     /** Linux io_uring: tcp, ipc (domain sockets) and udp all have io_uring channels in Netty 4.2. */
-    IO_URING(IoKind.IO_URING, "it needs Linux 5.14 or later with io_uring allowed (sysctl kernel.io_uring_disabled=0; "
-            + "a container's seccomp profile may block it too) and io.netty:netty-transport-native-io_uring "
-            + "(classifier linux-x86_64 or linux-aarch_64) on the class path");
+    IO_URING(IoKind.IO_URING, "it needs Linux 5.9 or later (Netty 4.2.18's check) with io_uring allowed (sysctl "
+            + "kernel.io_uring_disabled=0; a container's seccomp profile may block it too) and "
+            + "io.netty:netty-transport-native-io_uring (classifier linux-x86_64 or linux-aarch_64) on the class path");
 
-    /** AUTO's order of preference (NIO, last, is always available). */
-    private static final ZmtpIoTransport[] AUTO_ORDER = {EPOLL, IO_URING, NIO};
+    /** AUTO's order of preference, before NIO, which is always available. */
+    private static final ZmtpIoTransport[] AUTO_ORDER = {EPOLL, IO_URING};
 
     private final IoKind kind;
     private final String requirement;
@@ -82,6 +82,7 @@ public enum ZmtpIoTransport {
                     return t.kind;
                 }
             }
+            return IoKind.NIO;
         }
         Throwable cause = kind.unavailabilityCause();
         if (cause != null) {

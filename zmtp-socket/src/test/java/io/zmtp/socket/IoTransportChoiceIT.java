@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * how {@code nativeTransport(boolean)} maps onto it, and that choosing one loads no other's classes: a context on NIO
  * touches neither epoll nor io_uring, one on epoll (AUTO's choice on Linux) not io_uring, one on io_uring not epoll.
  * The classes are counted in a child JVM of each, from {@code -Xlog:class+load}: this JVM has loaded them all.
- * These tests run on Linux, where epoll and io_uring must both be available (IoUringIT says what to do if not).
+ * Where neither loads, AUTO runs NIO and a named one fails the build saying why. These tests run on Linux, where
+ * epoll and io_uring must both be available (IoUringIT says what to do if not).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class IoTransportChoiceIT {
@@ -98,6 +99,33 @@ class IoTransportChoiceIT {
         }
     }
 
+    /**
+     * Where no native transport loads (here: Netty told not to load any, {@code -Dio.netty.transport.noNative=true}),
+     * AUTO runs NIO, and asking for io_uring by name fails the build with Netty's reason and what it needs.
+     */
+    @Test
+    void shouldFallBackToNioOnAutoAndRefuseANamedTransportThatIsMissing() throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-Dio.netty.transport.noNative=true", "-cp",
+                System.getProperty("java.class.path"), NoNativeMain.class.getName())
+                .redirectErrorStream(true).start();
+        List<String> out;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            out = r.lines().collect(Collectors.toList());
+        }
+        boolean exited = p.waitFor(TestTimeouts.scaledSeconds(30), TimeUnit.SECONDS);
+        if (!exited) {
+            p.destroyForcibly();
+        }
+        assertThat(exited).as("the child JVM exited").isTrue();
+        assertThat(p.exitValue()).as("output: %s", out).isZero();
+        assertThat(out).as("output").contains("auto runs nio");
+        assertThat(out).as("output").anySatisfy(line -> assertThat(line)
+                .startsWith("io_uring refused: I/O transport io_uring was asked for but is not available here")
+                .contains("noNative")
+                .contains("io.netty:netty-transport-native-io_uring"));
+    }
+
     /** The io.netty.channel.epoll and .uring classes a child JVM loads to run one exchange on {@code name}. */
     private static List<String> nettyTransportClassesLoadedBy(String name) throws Exception {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
@@ -135,6 +163,21 @@ class IoTransportChoiceIT {
         ZmtpMessage pong = req.receive(WAIT);
         assertThat(pong).as("reply within %s", WAIT).isNotNull();
         pong.release();
+    }
+
+    /** AUTO's choice, and the refusal of io_uring, in a JVM where no native transport loads. */
+    public static final class NoNativeMain {
+        public static void main(String[] args) {
+            try (ZmtpContext ctx = new ZmtpContext()) {
+                exchangeOverTcp(ctx);
+                System.out.println("auto runs " + ctx.ioTransport());
+            }
+            try (ZmtpContext ctx = ZmtpContext.builder().ioTransport(ZmtpIoTransport.IO_URING).build()) {
+                System.out.println("io_uring built: " + ctx.ioTransport());
+            } catch (IllegalStateException e) {
+                System.out.println("io_uring refused: " + e.getMessage());
+            }
+        }
     }
 
     /** A context on the transport named by its argument, one exchange over tcp, then "ran". */

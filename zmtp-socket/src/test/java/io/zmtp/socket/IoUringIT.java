@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * io_uring event loop refuses to register a channel of another kind, so a transport that picked NIO's or epoll's
  * classes would fail every bind and connect here.
  *
- * <p>io_uring must be there (Linux 5.14+, the jars on the test class path through zmtp-socket's pom): the class fails
+ * <p>io_uring must be there (Linux 5.9+, the jars on the test class path through zmtp-socket's pom): the class fails
  * saying what is missing. Only where the kernel itself refuses io_uring (the {@code kernel.io_uring_disabled} sysctl,
  * or a seccomp profile that answers EPERM) does it abort instead, printing why: that is the machine's policy, not
  * something a build can fix.
@@ -66,9 +66,9 @@ class IoUringIT {
             System.err.println(why);
             Assumptions.abort(why);
         }
-        fail("io_uring is not available (" + cause + "): these tests need Linux 5.14 or later and "
-                + "io.netty:netty-transport-native-io_uring:linux-x86_64 (or linux-aarch_64) on the test class path, "
-                + "which zmtp-socket's pom declares; run ./mvnw once without -o to fetch it", cause);
+        fail("io_uring is not available (" + cause + "): these tests need Linux 5.9 or later (Netty 4.2.18's "
+                + "check) and io.netty:netty-transport-native-io_uring:linux-x86_64 (or linux-aarch_64) on the test "
+                + "class path, which zmtp-socket's pom declares; run ./mvnw once without -o to fetch it", cause);
     }
 
     /** Why the kernel refuses io_uring by policy, or null if it doesn't (then the cause is something to fix). */

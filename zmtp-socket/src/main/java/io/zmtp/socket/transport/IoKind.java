@@ -46,7 +46,7 @@ public enum IoKind {
     NIO,
     /** Linux epoll, from {@code netty-transport-native-epoll}. */
     EPOLL,
-    /** Linux io_uring (kernel 5.14 and up in Netty 4.2), from {@code netty-transport-native-io_uring}. */
+    /** Linux io_uring (kernel 5.9 and up, as Netty 4.2.18 checks), from {@code netty-transport-native-io_uring}. */
     IO_URING;
 
     /** Whether this kind runs here: its jars are on the class path, its native library loads, the kernel allows it. */
