@@ -42,6 +42,9 @@
 #                                    # target/compare-ipc); results, table and charts go to target/compare-ipc
 #   TRANSPORT=ws bench/compare.sh    # the same over ws:// (ZWS 2.0; libzmq's side is Debian's 4.3.4, which has
 #                                    # ws but not wss); to target/compare-ws
+#   IMPLS="zmtp zmtpu" MIXED_SIZES=none SECTIONS="thr lat" bench/compare.sh # ours on epoll (zmtp: the default
+#                                    # I/O transport, AUTO) beside ours on io_uring (zmtpu: -Dzmtp.io.transport=
+#                                    # io_uring), interleaved cell by cell (docs/performance-notes.md, io_uring round 4)
 #
 # Installs what it needs: gcc/libzmq3-dev (apt-get, via install-libzmq.sh), JeroMQ and Spotify's netty4-zmtp
 # (Maven), matplotlib (venv under target/compare/venv).
@@ -159,6 +162,8 @@ cmd() { # impl tool -> command prefix
     zmtp) echo "java $java_opts -cp $root/zmtp-tools/target/zmtp-tools.jar:$root/zmtp-tools/target/lib/* io.zmtp.tools.Zmtp $2" ;;
     # Ours with the Vector API resolved: CURVE's crypto on it (the JVM prints a warning about the incubator module).
     zmtpv) echo "java $java_opts --add-modules jdk.incubator.vector -cp $root/zmtp-tools/target/zmtp-tools.jar:$root/zmtp-tools/target/lib/* io.zmtp.tools.Zmtp $2" ;;
+    # Ours on io_uring: every tool's default I/O transport (--io-transport) set through its system property.
+    zmtpu) echo "java $java_opts -Dzmtp.io.transport=io_uring -cp $root/zmtp-tools/target/zmtp-tools.jar:$root/zmtp-tools/target/lib/* io.zmtp.tools.Zmtp $2" ;;
     jeromq) echo "java -cp $root/bench/jeromq/target/jeromq-perf.jar:$root/bench/jeromq/target/lib/* JeromqPerf $2" ;;
     # Netty 4.0 finds no direct-buffer access on JDK 9+ without these opens and falls back to heap buffers.
     spotify) echo "java --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED -cp $root/bench/spotify/target/spotify-perf.jar:$root/bench/spotify/target/lib/* SpotifyPerf $2" ;;

@@ -68,9 +68,10 @@ def runs_line(values):
     return ", ".join(rate(v) for v in values)
 
 
-NAMES = {"libzmq": "libzmq", "zmtp": "ours", "zmtpv": "ours + Vector API", "jeromq": "JeroMQ"}
-# Ours as run (and, for CURVE, with the Vector API too): each gets a ratio to libzmq.
-OURS = ("zmtp", "zmtpv")
+NAMES = {"libzmq": "libzmq", "zmtp": "ours", "zmtpv": "ours + Vector API", "zmtpu": "ours on io_uring",
+         "jeromq": "JeroMQ"}
+# Ours as run (and, for CURVE, with the Vector API too; on io_uring): each gets a ratio to libzmq.
+OURS = ("zmtp", "zmtpv", "zmtpu")
 
 
 def print_thr(title, data, impls):
@@ -186,9 +187,9 @@ def print_pairs(title, data, unit, pairs, base_pair, names):
 # compare.sh's TRANSPORT (tcp, ipc or ws): what the thr, lat, rr and curve sections ran over.
 TP = os.environ.get("TRANSPORT", "tcp")
 print_thr(f"One-way throughput, {TP} (PUSH -> PULL, two processes)", rows["thr"],
-          [i for i in ("libzmq", "zmtp", "jeromq") if any(k[1] == i for k in rows["thr"])])
+          [i for i in ("libzmq", "zmtp", "zmtpu", "jeromq") if any(k[1] == i for k in rows["thr"])])
 print_lat(f"Latency, {TP} (REQ <-> REP, two processes)", rows["lat"],
-          [i for i in ("libzmq", "zmtp", "jeromq") if any(k[1] == i for k in rows["lat"])])
+          [i for i in ("libzmq", "zmtp", "zmtpu", "jeromq") if any(k[1] == i for k in rows["lat"])])
 rr_pairs = [("libzmq", "libzmq"), ("zmtp", "zmtp"), ("zmtp", "libzmq"), ("libzmq", "zmtp")]
 print_pairs(f"Request/reply, {TP} (DEALER rr_client -> ROUTER rr_server, two processes)", rows["rr"], "req/s",
             rr_pairs, ("libzmq", "libzmq"), {p: f"{NAMES[p[0]]} / {NAMES[p[1]]}" for p in rr_pairs})

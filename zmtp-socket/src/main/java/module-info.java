@@ -11,7 +11,9 @@ module io.zmtp.socket {
     requires transitive io.netty.handler;
     // epoll is used when its native library loads; without the jar the sockets run on NIO.
     requires static io.netty.transport.classes.epoll;
-    // DomainSocketAddress, for ipc:// on epoll; it comes with the epoll jars and is only touched when epoll runs.
+    // io_uring, likewise: only when a context asks for it (or AUTO finds no epoll); without the jar, never loaded.
+    requires static io.netty.transport.classes.io_uring;
+    // DomainSocketAddress, for ipc:// on epoll and io_uring; it comes with their jars and is only touched when one runs.
     requires static io.netty.transport.unix.common;
     // Micrometer, for io.zmtp.socket.metrics only: optional, and nothing else refers to it.
     requires static micrometer.core;

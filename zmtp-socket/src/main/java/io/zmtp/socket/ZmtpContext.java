@@ -4,9 +4,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SingleThreadIoEventLoop;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.zmtp.codec.ZmtpSocketType;
@@ -28,6 +25,7 @@ import io.zmtp.socket.internal.StreamSocket;
 import io.zmtp.socket.internal.SubSocket;
 import io.zmtp.socket.internal.ZapClient;
 import io.zmtp.socket.transport.InprocTransport;
+import io.zmtp.socket.transport.IoKind;
 import io.zmtp.socket.transport.IpcTransport;
 import io.zmtp.socket.transport.TcpTransport;
 import io.zmtp.socket.transport.UdpTransport;
@@ -46,8 +44,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Owns the I/O threads (one shared Netty event loop group: NIO, or epoll on Linux when the native library loads)
- * and makes sockets. Thread-safe. Closing it closes every socket it made (each with its LINGER, capped by
+ * Owns the I/O threads (one shared Netty event loop group on the {@link ZmtpIoTransport} the builder chose: by
+ * default epoll on Linux where its native library loads, else io_uring where that does, else NIO) and makes sockets.
+ * Thread-safe. Closing it closes every socket it made (each with its LINGER, capped by
  * {@link Builder#lingerCapMillis}; the sockets linger together, so the wait is the longest of them) and stops the
  * threads.
  *
@@ -73,7 +72,7 @@ public final class ZmtpContext implements AutoCloseable {
     private final SocketContext context;
     private final InprocTransport inproc;
     private final ZapClient zap;
-    private final boolean nativeTransport;
+    private final IoKind io;
     private volatile boolean closed;
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     /** Opens when the close that started first has finished. */
@@ -81,16 +80,14 @@ public final class ZmtpContext implements AutoCloseable {
     /** The thread doing the close. */
     private volatile Thread closer;
 
-    /** One I/O thread, native transport when available, 30 s linger cap. */
+    /** One I/O thread, {@link ZmtpIoTransport#AUTO}, 30 s linger cap. */
     public ZmtpContext() {
         this(builder());
     }
 
     private ZmtpContext(Builder b) {
-        boolean epoll = b.nativeTransport && epollAvailable();
-        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory()
-                : NioIoHandler.newFactory();
-        this.nativeTransport = epoll;
+        this.io = b.ioTransport.resolve();
+        IoHandlerFactory factory = io.newHandlerFactory();
         DefaultThreadFactory ioThreads = new DefaultThreadFactory("zmq-io", true);
         // One I/O thread (the default, JeroMQ's too) is a loop of its own rather than a group of one: a group
         // hands its children's termination to Netty's GlobalEventExecutor, whose thread is not a daemon and
@@ -105,35 +102,31 @@ public final class ZmtpContext implements AutoCloseable {
                 new LinkedBlockingQueue<>(), new DefaultThreadFactory("zmq-resolve", true));
         resolveExecutor.allowCoreThreadTimeOut(true);
         this.inproc = new InprocTransport();
-        TcpTransport tcp = new TcpTransport(group, epoll, b.hostResolver, resolveExecutor);
+        TcpTransport tcp = new TcpTransport(group, io, b.hostResolver, resolveExecutor);
         this.context = new SocketContext(group, asyncExecutor, b.lingerCapMillis,
                 tcp,
                 new WsTransport(tcp),
                 new WsTransport(tcp, true),
-                new IpcTransport(group, epoll),
-                new UdpTransport(group, epoll),
+                new IpcTransport(group, io),
+                new UdpTransport(group, io),
                 inproc);
         // libzmq's model: a ZAP handler bound at inproc://zeromq.zap.01 in the context checks every socket's peers.
         this.zap = new ZapClient(this::socket, inproc::hasListener);
         context.zapAuthenticator(zap);
     }
 
-    private static boolean epollAvailable() {
-        try {
-            return Epoll.isAvailable();
-        } catch (Throwable t) {
-            // netty-transport-native-epoll is optional.
-            return false;
-        }
-    }
-
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Whether the epoll transport is in use. */
+    /** Whether a native transport (epoll or io_uring) is in use rather than NIO. */
     public boolean isNativeTransport() {
-        return nativeTransport;
+        return io.isNative();
+    }
+
+    /** The I/O transport in use: NIO, EPOLL or IO_URING, never AUTO ({@link Builder#ioTransport} chose it). */
+    public ZmtpIoTransport ioTransport() {
+        return ZmtpIoTransport.of(io);
     }
 
     /** A new socket of {@code type}. */
@@ -286,7 +279,7 @@ public final class ZmtpContext implements AutoCloseable {
     /** Context settings. */
     public static final class Builder {
         private int ioThreads = 1;
-        private boolean nativeTransport = true;
+        private ZmtpIoTransport ioTransport = ZmtpIoTransport.AUTO;
         private long lingerCapMillis = 30_000;
         private TcpTransport.HostResolver hostResolver = InetAddress::getByName;
 
@@ -302,9 +295,22 @@ public final class ZmtpContext implements AutoCloseable {
             return this;
         }
 
-        /** Use epoll when the native library loads (default true); false forces NIO. */
+        /**
+         * true (the default): {@link ZmtpIoTransport#AUTO}, a native transport where one is available; false: NIO.
+         * The same setting as {@link #ioTransport}: the later call wins.
+         */
         public Builder nativeTransport(boolean nativeTransport) {
-            this.nativeTransport = nativeTransport;
+            this.ioTransport = nativeTransport ? ZmtpIoTransport.AUTO : ZmtpIoTransport.NIO;
+            return this;
+        }
+
+        /**
+         * The I/O the context's threads run on (default {@link ZmtpIoTransport#AUTO}). One named explicitly must be
+         * available, or {@link #build()} fails with an {@link IllegalStateException} that says why and what it
+         * needs.
+         */
+        public Builder ioTransport(ZmtpIoTransport ioTransport) {
+            this.ioTransport = Objects.requireNonNull(ioTransport, "ioTransport");
             return this;
         }
 
@@ -323,6 +329,11 @@ public final class ZmtpContext implements AutoCloseable {
             return this;
         }
 
+        /**
+         * A context with these settings.
+         *
+         * @throws IllegalStateException if the I/O transport asked for by name is not available here
+         */
         public ZmtpContext build() {
             return new ZmtpContext(this);
         }

@@ -2,6 +2,7 @@ package io.zmtp.socket;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
+import io.zmtp.socket.transport.IoKind;
 import io.zmtp.socket.transport.IpcTransport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
@@ -35,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * ipc:// (Unix domain sockets) between our own sockets, each test on epoll's domain socket channels and on NIO's:
+ * ipc:// (Unix domain sockets) between our own sockets, each test on epoll's, io_uring's and NIO's domain socket
+ * channels:
  * the patterns, reconnection after the bound side restarts, the socket file's life (stale files, live listeners,
  * removal on unbind and close), the endpoints bind reports, and the addresses that must fail.
  */
@@ -45,15 +47,15 @@ class IpcIT {
     Path dir;
     private ZmtpContext ctx;
 
-    /** A context on epoll (which must be there on Linux: a silent fall-back to NIO would test NIO twice) or NIO. */
+    /**
+     * A context on epoll, io_uring or NIO, asked for by name: a native one that is not there fails the build, saying
+     * what it needs (these tests run on Linux; a silent fall-back to NIO would test NIO twice).
+     */
     private ZmtpContext context(String io) {
-        boolean epoll = "epoll".equals(io);
-        ctx = ZmtpContext.builder().nativeTransport(epoll).lingerCapMillis(2000).build();
-        if (epoll) {
-            assertThat(ctx.isNativeTransport()).as("epoll available on Linux").isTrue();
-        } else {
-            assertThat(ctx.isNativeTransport()).isFalse();
-        }
+        ZmtpIoTransport wanted = ZmtpIoTransport.parse(io);
+        ctx = ZmtpContext.builder().ioTransport(wanted).lingerCapMillis(2000).build();
+        assertThat(ctx.ioTransport()).isEqualTo(wanted);
+        assertThat(ctx.isNativeTransport()).isEqualTo(wanted != ZmtpIoTransport.NIO);
         return ctx;
     }
 
@@ -81,7 +83,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldCarryDealerRouterMessagesByteForByteBothWays(String io) {
         context(io);
         ZmtpSocket router = socket(ROUTER);
@@ -117,7 +119,7 @@ class IpcIT {
 
     /** SNDBUF/RCVBUF reach the connections (both ends set, small and large): large messages still pass whole. */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldCarryMessagesWithTheKernelBufferSizesSet(String io) {
         context(io);
         assertThatThrownBy(() -> ctx.socket(PUSH).setOption(ZmtpSocketOption.SNDBUF, -2))
@@ -151,7 +153,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldFilterPubSubOverIpc(String io) {
         context(io);
         ZmtpSocket pub = socket(PUB);
@@ -167,7 +169,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldDeliverPushPullInOrderOverIpc(String io) {
         context(io);
         ZmtpSocket pull = socket(PULL);
@@ -184,7 +186,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldAnswerReqRepOverIpc(String io) {
         context(io);
         ZmtpSocket rep = socket(REP);
@@ -199,7 +201,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldReconnectWhenTheBoundSideRestarts(String io) {
         context(io);
         String endpoint = ipc("restart.sock");
@@ -226,7 +228,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldRemoveTheSocketFileOnUnbindAndOnClose(String io) throws IOException {
         context(io);
         Path file = dir.resolve("life.sock");
@@ -242,7 +244,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldUnbindAPathWrittenAnotherWay(String io) {
         context(io);
         ZmtpSocket s = socket(PULL);
@@ -252,7 +254,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldBindAGeneratedPathForTheWildcardAndRemoveItsDirectoryAfter(String io) {
         context(io);
         ZmtpSocket pull = socket(PULL);
@@ -270,7 +272,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldBindOverAStaleSocketFileAsLibzmqDoes(String io) throws IOException {
         context(io);
         Path file = dir.resolve("stale.sock");
@@ -288,7 +290,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldFailWithAddressInUseRatherThanTakeOverALiveListenersPath(String io) throws IOException {
         context(io);
         Path file = dir.resolve("live.sock");
@@ -308,7 +310,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldRefuseToDeleteAFileThatIsNotASocket(String io) throws IOException {
         context(io);
         Path file = Files.writeString(dir.resolve("notes.txt"), "keep me");
@@ -320,10 +322,10 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldFailForAPathLongerThanSunPathHolds(String io) {
         context(io);
-        int max = IpcTransport.maxPathBytes(ctx.isNativeTransport());
+        int max = IpcTransport.maxPathBytes(IoKind.valueOf(ctx.ioTransport().name()));
         String prefix = dir + "/";
         String tooLong = prefix + "x".repeat(max + 1 - prefix.length());
         assertThat(tooLong).hasSize(max + 1);
@@ -340,7 +342,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldFailForADirectoryThatDoesNotExist(String io) {
         context(io);
         ZmtpSocket s = socket(PULL);
@@ -351,7 +353,7 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
     void shouldRefuseToConnectToTheWildcard(String io) {
         context(io);
         ZmtpSocket s = socket(PUSH);
@@ -361,15 +363,15 @@ class IpcIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"epoll", "nio"})
-    void shouldUseAbstractNamesOnEpollAndRefuseThemClearlyOnNio(String io) {
+    @ValueSource(strings = {"epoll", "io_uring", "nio"})
+    void shouldUseAbstractNamesOnNativeTransportsAndRefuseThemClearlyOnNio(String io) {
         context(io);
         String endpoint = "ipc://@zmtp-ipc-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         ZmtpSocket pull = socket(PULL);
         if ("nio".equals(io)) {
             assertThatThrownBy(() -> pull.bind(endpoint))
                     .isInstanceOf(ZmtpSocketException.EndpointFailed.class)
-                    .hasMessageContaining("need the epoll transport");
+                    .hasMessageContaining("need the epoll or io_uring transport");
             return;
         }
         assertThat(pull.bind(endpoint)).isEqualTo(endpoint);

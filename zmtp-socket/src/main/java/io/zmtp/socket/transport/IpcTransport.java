@@ -4,14 +4,13 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.EpollDomainSocketChannel;
-import io.netty.channel.epoll.EpollServerDomainSocketChannel;
-import io.netty.channel.socket.nio.NioDomainSocketChannel;
-import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
 
 import java.io.IOException;
@@ -38,7 +37,7 @@ import java.util.Locale;
  *   <li>{@code ipc:///tmp/x.sock} is a file path; a relative one ({@code ipc://x.sock}) is relative to the process's
  *       working directory, as in libzmq.</li>
  *   <li>{@code ipc://@name} is a name in Linux's abstract namespace (no file; gone when the listener closes). It needs
- *       the epoll transport: the JDK's {@code UnixDomainSocketAddress} can't express it.</li>
+ *       a native transport (epoll or io_uring): the JDK's {@code UnixDomainSocketAddress} can't express it.</li>
  *   <li>{@code ipc://*} binds a generated path, {@code socket} in a new directory under {@code java.io.tmpdir}
  *       (libzmq makes the same shape under {@code $TMPDIR}); bind returns it, and the directory goes with the
  *       listener.</li>
@@ -54,9 +53,10 @@ import java.util.Locale;
  * <p>Paths are limited to what {@code sun_path} holds with its terminating NUL (107 bytes on Linux, 103 elsewhere),
  * the limit libzmq applies; on NIO one byte less, as the JDK allows ({@link #maxPathBytes}).
  *
- * <p>Channels: epoll's domain socket channels when the context runs on epoll, otherwise NIO's (Netty 4.2 on JDK
- * 16+, any OS with {@code AF_UNIX}). The epoll classes are only touched on the epoll path, so the optional epoll jars
- * may be absent.
+ * <p>Channels: the context's {@link IoKind}'s domain socket channels: epoll's or io_uring's, with Netty's
+ * {@link DomainSocketAddress}, or NIO's (Netty 4.2 on JDK 16+, any OS with {@code AF_UNIX}), with the JDK's
+ * {@link UnixDomainSocketAddress}. The native classes are only touched on the native paths, so the optional jars may
+ * be absent.
  */
 public final class IpcTransport implements Transport {
     /** {@code sizeof(sockaddr_un.sun_path)}: 108 on Linux, 104 on macOS and the BSDs. */
@@ -69,21 +69,16 @@ public final class IpcTransport implements Transport {
     private static final int S_IFMT = 0170000;
 
     private final EventLoopGroup group;
-    private final boolean epoll;
+    private final IoKind io;
     private final Class<? extends ServerChannel> serverChannelClass;
     private final Class<? extends Channel> channelClass;
 
-    /** @param epoll whether {@code group} runs epoll I/O handlers (else NIO): the channel classes must match it. */
-    public IpcTransport(EventLoopGroup group, boolean epoll) {
+    /** @param io the kind of I/O {@code group}'s loops run: the channel classes must match it. */
+    public IpcTransport(EventLoopGroup group, IoKind io) {
         this.group = group;
-        this.epoll = epoll;
-        if (epoll) {
-            this.serverChannelClass = EpollServerDomainSocketChannel.class;
-            this.channelClass = EpollDomainSocketChannel.class;
-        } else {
-            this.serverChannelClass = NioServerDomainSocketChannel.class;
-            this.channelClass = NioDomainSocketChannel.class;
-        }
+        this.io = io;
+        this.serverChannelClass = io.ipcServerChannel();
+        this.channelClass = io.ipcChannel();
     }
 
     @Override
@@ -93,11 +88,11 @@ public final class IpcTransport implements Transport {
 
     /**
      * The longest path (in bytes, UTF-8) an ipc address may have: what this OS's {@code sun_path} holds with its NUL
-     * on epoll (107 on Linux, libzmq's limit too), one byte less on NIO, whose JDK checks {@code sun_path} that way
-     * (a 107-byte path fails there with "Unix domain path too long").
+     * on epoll and io_uring (107 on Linux, libzmq's limit too), one byte less on NIO, whose JDK checks
+     * {@code sun_path} that way (a 107-byte path fails there with "Unix domain path too long").
      */
-    public static int maxPathBytes(boolean epoll) {
-        return epoll ? SUN_PATH_SIZE - 1 : SUN_PATH_SIZE - 2;
+    public static int maxPathBytes(IoKind io) {
+        return io.isNative() ? SUN_PATH_SIZE - 1 : SUN_PATH_SIZE - 2;
     }
 
     /**
@@ -119,17 +114,17 @@ public final class IpcTransport implements Transport {
             if (address.length() == 1) {
                 throw new IllegalArgumentException("ipc address: @ (an abstract name needs at least one character)");
             }
-            if (!epoll) {
+            if (!io.isNative()) {
                 throw new IllegalArgumentException("ipc address: " + address + " (abstract names, ipc://@name, "
-                        + "need the epoll transport on Linux; this context runs NIO, whose UnixDomainSocketAddress "
-                        + "can't express them)");
+                        + "need the epoll or io_uring transport on Linux; this context runs NIO, whose "
+                        + "UnixDomainSocketAddress can't express them)");
             }
         }
         int bytes = address.getBytes(StandardCharsets.UTF_8).length;
-        int max = maxPathBytes(epoll);
+        int max = maxPathBytes(io);
         if (bytes > max) {
             throw new IllegalArgumentException("ipc path: " + address + " is " + bytes + " bytes (the longest "
-                    + (epoll ? "" : "NIO on ") + "this OS allows is " + max + ": sun_path holds " + SUN_PATH_SIZE
+                    + (io.isNative() ? "" : "NIO on ") + "this OS allows is " + max + ": sun_path holds " + SUN_PATH_SIZE
                     + " with the NUL)");
         }
         if (!address.startsWith(ABSTRACT_PREFIX)) {
@@ -153,13 +148,16 @@ public final class IpcTransport implements Transport {
         } else if (!address.startsWith(ABSTRACT_PREFIX)) {
             prepareSocketFile(Path.of(address));
         }
-        ChannelFuture f = new ServerBootstrap()
+        ServerBootstrap b = new ServerBootstrap()
                 .group(group)
                 .channel(serverChannelClass)
-                .childHandler(childInitializer)
-                .bind(toSocketAddress(address));
+                .childHandler(childInitializer);
+        if (tempDir == null && !address.startsWith(ABSTRACT_PREFIX) && !io.removesIpcSocketFileOnClose()) {
+            b.handler(new SocketFileRemover(Path.of(address)));
+        }
+        ChannelFuture f = b.bind(toSocketAddress(address));
         if (tempDir != null) {
-            // The channel deletes its socket file as it closes (Netty does in doClose); the directory is ours.
+            // The directory is ours, and so is the file in it where the channel doesn't delete it as it closes.
             Path dir = tempDir;
             f.channel().closeFuture().addListener(x -> deleteQuietly(dir));
         }
@@ -247,8 +245,8 @@ public final class IpcTransport implements Transport {
     }
 
     private SocketAddress toSocketAddress(String address) {
-        if (epoll) {
-            return EpollAddresses.of(address);
+        if (io.isNative()) {
+            return NativeAddresses.of(address);
         }
         return UnixDomainSocketAddress.of(address);
     }
@@ -306,15 +304,49 @@ public final class IpcTransport implements Transport {
         if (local instanceof UnixDomainSocketAddress) {
             return ((UnixDomainSocketAddress) local).getPath().toString();
         }
-        return epoll && local != null ? EpollAddresses.path(local) : null;
+        return io.isNative() && local != null ? NativeAddresses.path(local) : null;
+    }
+
+    /**
+     * Removes a listener's socket file where its channel doesn't as it closes (io_uring's, in Netty 4.2.18; epoll's and
+     * NIO's do, in {@code doClose}). It unlinks the file <em>before</em> the close goes on (a listening socket may lose
+     * its name at any time, unix(7)), so that whoever waits for the close, unbind or the socket's close, finds the
+     * file gone, as on the other transports; a listener on the close future would race them. A close that doesn't
+     * pass through the pipeline (the event loop shutting down) is caught by the close future.
+     */
+    private static final class SocketFileRemover extends ChannelOutboundHandlerAdapter {
+        private final Path path;
+
+        SocketFileRemover(Path path) {
+            this.path = path;
+        }
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            ctx.channel().closeFuture().addListener(f -> remove());
+        }
+
+        @Override
+        public void close(ChannelHandlerContext ctx, ChannelPromise promise) throws Exception {
+            remove();
+            super.close(ctx, promise);
+        }
+
+        private void remove() {
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                // Best effort, as Netty's own doClose: a stale file is removed by the next bind anyway.
+            }
+        }
     }
 
     /**
      * Everything that names {@link DomainSocketAddress}, apart, so that the class (in the optional
-     * netty-transport-native-unix-common jar) is only loaded on the epoll path.
+     * netty-transport-native-unix-common jar, which epoll's and io_uring's jars bring) is only loaded on their paths.
      */
-    private static final class EpollAddresses {
-        private EpollAddresses() {
+    private static final class NativeAddresses {
+        private NativeAddresses() {
         }
 
         /** Netty (like the kernel) takes an abstract name as a path that starts with NUL. */

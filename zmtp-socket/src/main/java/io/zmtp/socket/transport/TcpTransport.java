@@ -9,10 +9,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.resolver.AddressResolver;
 import io.netty.resolver.AddressResolverGroup;
 import io.netty.resolver.InetNameResolver;
@@ -52,20 +48,16 @@ public final class TcpTransport implements Transport {
     private final AddressResolverGroup<InetSocketAddress> connectResolver;
 
     /**
+     * @param io the kind of I/O {@code group}'s loops run: the channel classes must match it.
      * @param resolveExecutor where connections look up host names; it must not be an I/O thread of {@code group}.
      */
-    public TcpTransport(EventLoopGroup group, boolean epoll, HostResolver hostResolver, Executor resolveExecutor) {
+    public TcpTransport(EventLoopGroup group, IoKind io, HostResolver hostResolver, Executor resolveExecutor) {
         this.group = group;
         this.hostResolver = Objects.requireNonNull(hostResolver, "hostResolver");
         this.connectResolver = new OffLoopResolverGroup(hostResolver, Objects.requireNonNull(resolveExecutor,
                 "resolveExecutor"));
-        if (epoll) {
-            this.serverChannelClass = EpollServerSocketChannel.class;
-            this.channelClass = EpollSocketChannel.class;
-        } else {
-            this.serverChannelClass = NioServerSocketChannel.class;
-            this.channelClass = NioSocketChannel.class;
-        }
+        this.serverChannelClass = io.tcpServerChannel();
+        this.channelClass = io.tcpChannel();
     }
 
     @Override

@@ -9,10 +9,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.socket.DatagramChannel;
-import io.netty.channel.socket.SocketProtocolFamily;
-import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.NetUtil;
 import io.zmtp.codec.ZmtpConfig;
 
@@ -37,20 +34,17 @@ import java.util.Collections;
  */
 public final class UdpTransport implements Transport {
     private final EventLoopGroup group;
-    private final boolean epoll;
+    private final IoKind io;
 
-    public UdpTransport(EventLoopGroup group, boolean epoll) {
+    /** @param io the kind of I/O {@code group}'s loops run: the channel class must match it. */
+    public UdpTransport(EventLoopGroup group, IoKind io) {
         this.group = group;
-        this.epoll = epoll;
+        this.io = io;
     }
 
-    /**
-     * An IPv4 socket, not the dual-stack one Netty makes by default: on that, the interface option sets
-     * IPV6_MULTICAST_IF, and IPv4 multicast would leave by the default route whatever interface was named.
-     */
+    /** An IPv4 socket ({@link IoKind#newIpv4DatagramChannel} says why). */
     private DatagramChannel newChannel() {
-        return epoll ? new EpollDatagramChannel(SocketProtocolFamily.INET)
-                : new NioDatagramChannel(SocketProtocolFamily.INET);
+        return io.newIpv4DatagramChannel();
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.socket.SocketTestSupport.RawPeer;
+import io.zmtp.socket.transport.IoKind;
 import io.zmtp.socket.transport.TcpTransport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,7 +35,8 @@ class HostilePeerIT {
     void setUp() {
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         async = Executors.newSingleThreadExecutor();
-        context = new SocketContext(group, async, 1000, new TcpTransport(group, false, InetAddress::getByName, async));
+        context = new SocketContext(group, async, 1000, new TcpTransport(group, IoKind.NIO, InetAddress::getByName,
+                async));
     }
 
     @AfterEach

@@ -4,15 +4,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.Future;
+import io.zmtp.socket.transport.IoKind;
 import io.zmtp.tools.ContextOptions;
 
 import java.util.ArrayList;
@@ -21,30 +15,30 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The codec-only benchmarks are the codec in a plain Netty application, which picks its own event loops and channel
- * classes; this makes the same choice {@code ZmtpContext} makes for the socket layer (epoll if asked for and its
- * native library loads, NIO otherwise), so both kinds of run compare like with like.
+ * classes; this makes the same choice {@code ZmtpContext} makes for the socket layer (the I/O transport asked for,
+ * AUTO resolved as a context resolves it), so both kinds of run compare like with like.
  */
 final class CodecBootstrap {
-    final boolean epoll;
+    final IoKind io;
 
     CodecBootstrap(ContextOptions options) {
-        this.epoll = options.nativeTransport() && Epoll.isAvailable();
+        this.io = options.ioTransport().resolve();
     }
 
     EventLoopGroup newGroup(int threads) {
-        return new MultiThreadIoEventLoopGroup(threads, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        return new MultiThreadIoEventLoopGroup(threads, io.newHandlerFactory());
     }
 
     Class<? extends Channel> socketChannel() {
-        return epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        return io.tcpChannel();
     }
 
     Class<? extends ServerChannel> serverChannel() {
-        return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        return io.tcpServerChannel();
     }
 
     String transportName() {
-        return epoll ? "epoll" : "nio";
+        return io.toString();
     }
 
     /**

@@ -168,7 +168,7 @@ public final class FanoutBench implements Callable<Integer> {
                                 + "%d I/O thread(s) per side, %d receiving thread(s), %s, socket layer, %d s%n",
                         radio ? "RADIO" : "PUB", subscribers, radio ? "DISH (group " + GROUP + ")" : "SUB", over,
                         options.frames, options.size, sndhwm, options.context.ioThreads(),
-                        receivers, pubContext.isNativeTransport() ? "epoll" : "nio", options.durationSeconds);
+                        receivers, pubContext.ioTransport(), options.durationSeconds);
                 printRates(total, published, pub, delivered);
                 running.set(false);
                 for (Thread t : threads) {

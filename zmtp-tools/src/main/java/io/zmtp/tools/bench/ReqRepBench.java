@@ -91,7 +91,7 @@ public final class ReqRepBench implements Callable<Integer> {
             threads.forEach(Thread::start);
             System.out.printf("zmtp bench reqrep: %d DEALER -> ROUTER over %s, 16 B header + %d x %d B frames, "
                             + "%d in flight per client, %s, socket layer, %d s%n", clients, endpoint, options.frames,
-                    options.size, inflight, serverContext.isNativeTransport() ? "epoll" : "nio",
+                    options.size, inflight, serverContext.ioTransport(),
                     options.durationSeconds);
             printRates(replies, latencyNanos);
             running.set(false);

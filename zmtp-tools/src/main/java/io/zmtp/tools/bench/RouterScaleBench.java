@@ -121,7 +121,7 @@ public final class RouterScaleBench implements Callable<Integer> {
                             + "%d in flight per DEALER%s, %d I/O thread(s) per side, DEALERs in %s, %s, socket "
                             + "layer, %d s%n", peers, endpoint, options.frames, options.size, inflight, sendingNote(),
                     options.context.ioThreads(), dealerProcess ? "a child JVM" : "this JVM",
-                    routerContext.isNativeTransport() ? "epoll" : "nio", options.durationSeconds);
+                    routerContext.ioTransport(), options.durationSeconds);
             ProcessMemory before = ProcessMemory.measure();
             System.out.println("before: " + before.describe());
             Dealers dealers = dealerProcess ? new ChildDealers(endpoint) : new LocalDealers(endpoint);
@@ -272,9 +272,8 @@ public final class RouterScaleBench implements Callable<Integer> {
             command.add("io.zmtp.tools.Zmtp");
             command.addAll(List.of("bench", "router-scale", "--dealer-side", endpoint, "--peers", "" + peers,
                     "--active", "" + senders(), "--inflight", "" + inflight, "--size", "" + options.size,
-                    "--frames", "" + options.frames,
-                    "--io-threads", "" + options.context.ioThreads(), "--connect-timeout", "" + connectTimeoutSeconds,
-                    options.context.nativeTransport() ? "--native-transport" : "--no-native-transport"));
+                    "--frames", "" + options.frames, "--connect-timeout", "" + connectTimeoutSeconds));
+            command.addAll(options.context.asArguments());
             process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);

@@ -123,7 +123,7 @@ public final class ThroughputBench implements Callable<Integer> {
             receiver.start();
             System.out.printf("zmtp bench throughput: PUSH -> PULL over %s, %d x %d B frames per message, %s, "
                             + "socket layer, %d s%n", endpoint, options.frames, options.size,
-                    inproc ? "local channels" : pushContext.isNativeTransport() ? "epoll" : "nio",
+                    inproc ? "local channels" : pushContext.ioTransport(),
                     options.durationSeconds);
             printRates(received);
             running.set(false);
