@@ -57,7 +57,14 @@ class HostilePeersIT {
     /** When the test method's attack ended (0 while it runs): a failure says whether the good peer's wait outlived it. */
     private volatile long attackEndedNanos;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** The good peer's loop: stops sending when the attack ends. */
     private volatile boolean running = true;
+    /**
+     * The server's loop: stops only once the good peer has stopped, so that a ping sent just before the attack ended
+     * is still answered (it wasn't: the server saw {@code running} false first, under load, and the good peer waited
+     * 30 s for a reply nobody would send; CI with two busy loops, and once in six runs at load 17).
+     */
+    private volatile boolean serving = true;
     private Thread server;
     private Thread client;
     private ZmtpSocket good;
@@ -89,7 +96,7 @@ class HostilePeersIT {
     /** The ROUTER's application: echoes the good peer, counts and drops what anyone else sends. */
     private void serve() {
         try {
-            while (running) {
+            while (serving) {
                 ZmtpMessage m = router.receive(Duration.ofMillis(50));
                 if (m == null) {
                     continue;
@@ -143,6 +150,7 @@ class HostilePeersIT {
         long servedDuringAttack = served.get();
         running = false;
         client.join(WAIT.toMillis() * 7);
+        serving = false;
         server.join(WAIT.toMillis());
         if (failure.get() != null) {
             throw new AssertionError("the good peer or the server failed during the attack", failure.get());
