@@ -64,7 +64,7 @@ import java.util.concurrent.TimeUnit;
  * {@link ZmtpHandshakeHandler} after itself, drops the greeting bytes it writes, and feeds it the greeting the
  * subprotocol stands for.</li>
  * <li>Framing: each binary WebSocket message is one ZMTP frame, a flags byte then the body
- * ({@link WsFrameAdapter}).</li>
+ * ({@link WsFrameDecoder} in, {@link WsFrameAdapter} out).</li>
  * </ul>
  * Once the upgrade is done, Netty's frame decoder gives way to {@link WsFrameDecoder}, which rewrites the messages
  * into ZMTP bytes where they lie in its cumulation (Netty's made an object and a copy per message). As libzmq's ws
