@@ -34,7 +34,9 @@ import java.util.List;
  *
  * <p>Why not hand the codec frames instead of bytes: its handshake, CURVE's cipher decoder and its frame decoder all
  * read bytes from the pipeline (the handshake's commands are frames as well); a frame interface would be a second
- * entry into each. Two header bytes per short message, written where the WebSocket header was, cost less.
+ * entry into each. Two header bytes per short message, written where the WebSocket header was, cost less: writing
+ * and reading the ZMTP headers was under a tenth of the receiver's profile (docs/performance-notes.md, "ws receive
+ * path, round 4").
  *
  * <h2>What is refused</h2>
  * As libzmq's ws decoder ({@code ws_decoder.cpp}) and Netty's: reserved bits (no extension is ever agreed), a

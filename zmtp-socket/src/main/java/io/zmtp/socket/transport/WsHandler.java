@@ -80,7 +80,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class WsHandler extends ChannelDuplexHandler {
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(WsHandler.class);
-    /** Room above maxMessageSize in Netty's limit: the flags byte, and a CURVE MESSAGE's header, nonce and MAC. */
+    /** Room above maxMessageSize in the frame decoder's limit: the flags byte, a CURVE MESSAGE's header, nonce, MAC. */
     private static final int FRAME_SLACK = 64;
     /** The largest upgrade request or response; a browser's, cookies included, fits. */
     private static final int MAX_HTTP_MESSAGE = 16 * 1024;
