@@ -12,10 +12,11 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * ZWS 2.0's framing for {@link WsHandler}: each binary WebSocket message is one ZMTP frame, a flags byte (MORE 0x01,
- * COMMAND 0x02, as libzmq's ws_protocol.hpp has them) then the body. Inbound, a message becomes ZMTP wire bytes
- * (a frame header plus the body, without a copy) for the codec's decoder; outbound, the bytes the codec's encoder
- * writes (several frames per buffer, or a frame over several) are cut back into frames, one binary message each,
- * after the greeting bytes ZWS does not send are dropped.
+ * COMMAND 0x02, as libzmq's ws_protocol.hpp has them) then the body. Inbound, a message that Netty's frame decoder
+ * made into an object (a client's first messages, in the read of the upgrade's response, before
+ * {@link WsFrameDecoder} takes over) becomes ZMTP wire bytes for the codec's decoder; outbound, the bytes the codec's
+ * encoder writes (several frames per buffer, or a frame over several) are cut back into frames, one binary message
+ * each, after the greeting bytes ZWS does not send are dropped.
  *
  * <p>One per connection, confined to its event loop; {@link #release} frees what it holds.
  */

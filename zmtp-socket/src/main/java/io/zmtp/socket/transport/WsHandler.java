@@ -21,7 +21,6 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
-import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
@@ -40,6 +39,8 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.util.CharsetUtil;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.zmtp.codec.ZmtpCodecException;
 import io.zmtp.codec.ZmtpConfig;
 import io.zmtp.codec.ZmtpHandshakeException;
@@ -63,12 +64,14 @@ import java.util.concurrent.TimeUnit;
  * {@link ZmtpHandshakeHandler} after itself, drops the greeting bytes it writes, and feeds it the greeting the
  * subprotocol stands for.</li>
  * <li>Framing: each binary WebSocket message is one ZMTP frame, a flags byte then the body
- * ({@link WsFrameAdapter}).</li>
+ * ({@link WsFrameDecoder} in, {@link WsFrameAdapter} out).</li>
  * </ul>
- * As libzmq's ws decoder: text messages, fragmented messages and empty binary messages are protocol errors, which
- * close the connection with a WebSocket close frame and a {@link ZmtpProtocolErrorEvent}. A message too large is
- * refused twice over: Netty's frame decoder stops at the limit the tcp decoder has (plus the flags byte and CURVE's
- * overhead), and our frame decoder then checks the exact size as over tcp.
+ * Once the upgrade is done, Netty's frame decoder gives way to {@link WsFrameDecoder}, which rewrites the messages
+ * into ZMTP bytes where they lie in its cumulation (Netty's made an object and a copy per message). As libzmq's ws
+ * decoder: text messages, fragmented messages and empty binary messages are protocol errors, which close the
+ * connection with a WebSocket close frame and a {@link ZmtpProtocolErrorEvent}. A message too large is refused twice
+ * over: the frame decoder stops at the limit the tcp decoder has (plus the flags byte and CURVE's overhead), from
+ * the frame's header, and the codec's decoder then checks the exact size as over tcp.
  *
  * <p>wss://: with an {@link WsTransport#SSL_CONTEXT} on the channel, an {@link SslHandler} goes first in the pipeline
  * (a client's names the host connected to, for SNI and the host name check); the upgrade waits for the TLS
@@ -76,7 +79,8 @@ import java.util.concurrent.TimeUnit;
  * (PROTOCOL_ERROR, or TIMEOUT; "TLS handshake failed: " and the JDK's reason) before the close.
  */
 final class WsHandler extends ChannelDuplexHandler {
-    /** Room above maxMessageSize in Netty's limit: the flags byte, and a CURVE MESSAGE's header, nonce and MAC. */
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(WsHandler.class);
+    /** Room above maxMessageSize in the frame decoder's limit: the flags byte, a CURVE MESSAGE's header, nonce, MAC. */
     private static final int FRAME_SLACK = 64;
     /** The largest upgrade request or response; a browser's, cookies included, fits. */
     private static final int MAX_HTTP_MESSAGE = 16 * 1024;
@@ -89,6 +93,8 @@ final class WsHandler extends ChannelDuplexHandler {
     private boolean server;
     private boolean zmtpStarted;
     private boolean decoderReplaced;
+    /** {@link WsFrameDecoder} is in place: ByteBufs read are its ZMTP bytes. */
+    private boolean bytesFromOurDecoder;
     private boolean closing;
     /** From the upgrade on: ZWS messages to ZMTP wire bytes and back. */
     private WsFrameAdapter frames;
@@ -196,9 +202,10 @@ final class WsHandler extends ChannelDuplexHandler {
     }
 
     /**
-     * The client's handshaker installs its decoder with no say in {@code closeOnProtocolViolation}: replaced by ours
-     * (the server's already is, but one path for both). Done once the upgrade is complete, never from inside a read
-     * of the old decoder's frames: what it still holds is handed to the new one at once, and would overtake them.
+     * Netty's frame decoder, which the handshakers install, replaced by ours ({@link WsFrameDecoder}: ZMTP bytes in
+     * place, no object per message). Done once the upgrade is complete, never from inside a read of the old
+     * decoder's frames: what it still holds is handed to the new one at once, and would overtake them. (A client's
+     * first frames, in the read of the 101, come through Netty's decoder as frame objects.)
      */
     private void replaceDecoder(ChannelHandlerContext ctx) {
         if (decoderReplaced || closing) {
@@ -208,7 +215,9 @@ final class WsHandler extends ChannelDuplexHandler {
         ChannelPipeline p = ctx.pipeline();
         WebSocketFrameDecoder old = p.get(WebSocketFrameDecoder.class);
         if (old != null) {
-            p.replace(old, "ws-frame-decoder", new WebSocket13FrameDecoder(decoderConfig()));
+            // Set first: bytes the old decoder still holds reach ours, and its output us, inside replace().
+            bytesFromOurDecoder = true;
+            p.replace(old, "ws-frame-decoder", new WsFrameDecoder(server, maxPayload));
             // Before Netty's protocol handler, which would answer every ping of a flood (see WsPingHandler).
             p.addAfter("ws-frame-decoder", "ws-ping", new WsPingHandler());
         }
@@ -293,7 +302,10 @@ final class WsHandler extends ChannelDuplexHandler {
     }
 
     private void handleRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof BinaryWebSocketFrame) {
+        if (msg instanceof ByteBuf && bytesFromOurDecoder) {
+            // WsFrameDecoder's: the ZMTP bytes of one or more messages.
+            ctx.fireChannelRead(msg);
+        } else if (msg instanceof BinaryWebSocketFrame) {
             BinaryWebSocketFrame f = (BinaryWebSocketFrame) msg;
             if (!f.isFinalFragment()) {
                 protocolError(ctx, f, WebSocketCloseStatus.PROTOCOL_ERROR,
@@ -397,8 +409,10 @@ final class WsHandler extends ChannelDuplexHandler {
                 handshakeFailed(ctx, ZmtpHandshakeFailureReason.PROTOCOL_ERROR, "WebSocket upgrade: " + message);
             }
         } else if (cause instanceof DecoderException && zmtpStarted) {
-            // Netty's frame decoder: a frame over the size limit, bad masking, a reserved opcode or bit.
+            // The frame decoder (ours, or Netty's before it): a frame over the size limit, bad masking, a text
+            // message, a fragment, a reserved opcode or bit.
             closing = true;
+            logger.debug("closing ws connection to {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
             ctx.fireUserEventTriggered(new ZmtpProtocolErrorEvent(ctx.channel().remoteAddress(),
                     new ZmtpCodecException("WebSocket: " + cause.getMessage(), cause)));
             WebSocketCloseStatus status = cause instanceof CorruptedWebSocketFrameException

@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 /**
  * Fuzzes the ws:// decoder: arbitrary WebSocket frames (binary, text, continuation, ping, pong, close, reserved;
  * fragmented, unmasked, with reserved bits, oversized or declaring a huge length) into a ws connection after its
- * upgrade, through Netty's WebSocket handlers, {@link WsHandler} and the ZMTP codec. What is checked and the input
- * layout are {@link WsFuzzing}'s. Seeded with one input per kind of frame, each on both sides.
+ * upgrade, through {@link WsFrameDecoder}, Netty's WebSocket handlers, {@link WsHandler} and the ZMTP codec. What is
+ * checked and the input layout are {@link WsFuzzing}'s. Seeded with one input per kind of frame, each on both sides.
  */
 class WsFrameFuzzTest {
     /** Selector bits (byte 0): we are the server; a READY from the peer first; heartbeats; the PUB/SUB types. */
@@ -42,7 +42,12 @@ class WsFrameFuzzTest {
                 ops(0x42, 3, 0x00, 'h', 'i'),                                      // a short frame, 16-bit length
                 ops(0x82, 3, 0x00, 'h', 'i'),                                      // a short frame, 64-bit length
                 ops(0x02, 8, 0x02, 4, 'P', 'I', 'N', 'G', 0x00, 0x0A),             // PING command
-                ops(0x02, 3, 0x00, 0x01, 'A', 0x02, 3, 0x00, 0x00, 'A'));          // SUB's subscribe, cancel
+                ops(0x02, 3, 0x00, 0x01, 'A', 0x02, 3, 0x00, 0x00, 'A'),           // SUB's subscribe, cancel
+                // Several messages in one read around a ping: rewritten in place, handed on as one run, in order.
+                ops(0x02, 2, 0x01, 'a', 0x02, 3, 0x00, 'b', 'c', 0x05, 1, 'p', 0x02, 2, 0x00, 'd'),
+                longBinary(0x03, 70, 0x00),                                        // 1,120 B: handed on in place
+                longBinary(0x43, 20, 0x01),                                        // 320 B, 16-bit length, MORE
+                longBinary(0x83, 40, 0x00));                                       // 640 B, 64-bit length
         List<Arguments> seeds = new ArrayList<>();
         int[] configs = {SERVER | READY, READY, SERVER | READY | HEARTBEATS | WE_PUB, SERVER, READY | WE_PUB};
         int[] reads = {0x00, 0x47, 0xC0, 0x83};
@@ -69,6 +74,18 @@ class WsFrameFuzzTest {
         byte[] b = new byte[bytes.length];
         for (int i = 0; i < bytes.length; i++) {
             b[i] = (byte) bytes[i];
+        }
+        return b;
+    }
+
+    /** A binary frame of the repeated kind: {@code length} bytes (the first a flags byte) sent 16 times over. */
+    private static byte[] longBinary(int header, int length, int flags) {
+        byte[] b = new byte[2 + length];
+        b[0] = (byte) header;
+        b[1] = (byte) length;
+        b[2] = (byte) flags;
+        for (int i = 3; i < b.length; i++) {
+            b[i] = (byte) ('a' + i % 26);
         }
         return b;
     }

@@ -40,9 +40,10 @@ import java.util.regex.Pattern;
  *       an event whose cause is one of the codec's declared exceptions;</li>
  *   <li>no buffer leaks: the run's own allocator counts every buffer it made, and is back to zero once the
  *       channel is closed;</li>
- *   <li>bounded memory: after each read the buffers held stay within what the size limit allows (Netty's frame
- *       decoder refuses a declared length over {@code maxMessageSize} plus the ws slack before it reads it, our
- *       decoder checks the exact size), plus the read being processed and the upgrade's HTTP limits.</li>
+ *   <li>bounded memory: after each read the buffers held stay within what the size limit allows
+ *       ({@link WsFrameDecoder} refuses a declared length over {@code maxMessageSize} plus the ws slack before it
+ *       reads it, the codec's decoder checks the exact size), plus the read being processed and the upgrade's HTTP
+ *       limits.</li>
  * </ul>
  *
  * <p>Input layout: byte 0 picks the side and the configuration: bit 0 we are the server (the peer's frames must
@@ -57,8 +58,14 @@ final class WsFuzzing {
     private static final ZmtpSocketType[][] TYPES = {
         {ZmtpSocketType.DEALER, ZmtpSocketType.ROUTER}, {ZmtpSocketType.SUB, ZmtpSocketType.PUB},
         {ZmtpSocketType.PUB, ZmtpSocketType.SUB}, {ZmtpSocketType.REQ, ZmtpSocketType.REP}};
-    /** Opcodes by bits 0-2 of a frame's first byte: continuation, text, binary (twice), close, ping, pong, reserved. */
+    /**
+     * Opcodes by bits 0-2 of a frame's first byte: continuation, text, binary (twice: the second with its payload
+     * {@link #LONG_REPEAT} times over), close, ping, pong, reserved.
+     */
     private static final int[] OPCODES = {0x0, 0x1, 0x2, 0x2, 0x8, 0x9, 0xA, 0x3};
+    /** The opcode index whose payload is repeated, to reach bodies the length byte can't: 256 B to 4 KiB. */
+    private static final int LONG_BINARY = 3;
+    private static final int LONG_REPEAT = 16;
     private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
     private static final Pattern KEY = Pattern.compile("(?i)sec-websocket-key: *([^\\r\\n]+)");
     /** The upgrade's HTTP limits (HttpObjectAggregator's 16 KiB, twice while it copies) and a margin. */
@@ -153,7 +160,9 @@ final class WsFuzzing {
      * ({@link #OPCODES}), bit 3 clears FIN (a fragment), bit 4 sets RSV1 (no extension was agreed: refused), bit 5
      * flips the mask bit from what the side must send, bits 6-7 the length's encoding: 7-bit if it fits, 16-bit,
      * 64-bit, or a declared 64-bit length taken from the next 8 bytes with only what the input has left behind it
-     * (a huge declared frame). The length byte is the payload's size, taken from what follows.
+     * (a huge declared frame). The length byte is the payload's size, taken from what follows; for the second binary
+     * opcode those bytes are sent {@link #LONG_REPEAT} times over (bodies past a short ZMTP frame and past the size
+     * from which {@code WsFrameDecoder} hands a message on in place, with few input bytes).
      */
     static byte[] frames(byte[] ops, boolean peerIsClient) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -165,6 +174,7 @@ final class WsFuzzing {
                     | OPCODES[header & 0x07];
             boolean mask = peerIsClient ^ ((header & 0x20) != 0);
             int encoding = header >> 6;
+            int repeat = (header & 0x07) == LONG_BINARY ? LONG_REPEAT : 1;
             out.write(first);
             int maskBit = mask ? 0x80 : 0;
             if (encoding == 3) {
@@ -173,8 +183,9 @@ final class WsFuzzing {
                     out.write(i < ops.length ? ops[i++] : 0x7F);
                 }
                 length = Math.min(length, ops.length - i);
+                repeat = 1;
             } else {
-                length = Math.min(length, ops.length - i);
+                length = Math.min(length, ops.length - i) * repeat;
                 if (encoding == 0 && length <= 125) {
                     out.write(maskBit | length);
                 } else if (encoding <= 1) {
@@ -186,8 +197,11 @@ final class WsFuzzing {
                     out.writeBytes(new byte[] {0, 0, 0, 0, 0, 0, (byte) (length >> 8), (byte) length});
                 }
             }
-            byte[] payload = Arrays.copyOfRange(ops, i, i + length);
-            i += length;
+            byte[] payload = new byte[length];
+            for (int r = 0, from = length / repeat; r < repeat; r++) {
+                System.arraycopy(ops, i, payload, r * from, from);
+            }
+            i += length / repeat;
             if (mask) {
                 // A fixed key: the masking is checked, not its randomness.
                 byte[] key = {0x12, 0x34, 0x56, 0x78};
@@ -326,7 +340,7 @@ final class WsFuzzing {
                 failures++;
             } else if (evt instanceof ZmtpProtocolErrorEvent) {
                 Throwable cause = ((ZmtpProtocolErrorEvent) evt).cause();
-                // The codec's declared failures; WsHandler wraps Netty's WebSocket decoder errors in one.
+                // The codec's declared failures; WsHandler wraps the WebSocket frame decoder's errors in one.
                 if (!(cause instanceof ZmtpCodecException) && !(cause instanceof ZmtpMessageTooLargeException)) {
                     exception = new AssertionError("closed on an undeclared exception", cause);
                 }
