@@ -2,14 +2,9 @@ package io.zmtp.socket;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.testkit.TestTimeouts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -41,19 +36,10 @@ class ContextThreadsIT {
 
     @Test
     void shouldLetAMainThatClosesItsContextExit() throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ClosingMain.class.getName())
-                .redirectErrorStream(true).start();
-        List<String> out;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            out = r.lines().collect(Collectors.toList());
-        }
-        boolean exited = p.waitFor(TestTimeouts.scaledSeconds(30), TimeUnit.SECONDS);
-        if (!exited) {
-            p.destroyForcibly();
-        }
-        assertThat(exited).as("the JVM exited by itself after main returned; output: %s", out).isTrue();
-        assertThat(p.exitValue()).as("output: %s", out).isZero();
+        ChildJvm.Result child = ChildJvm.run(List.of(), ClosingMain.class);
+        List<String> out = child.output();
+        assertThat(child.exited()).as("the JVM exited by itself after main returned; output: %s", out).isTrue();
+        assertThat(child.exitValue()).as("output: %s", out).isZero();
         assertThat(out).as("main ran to its end").contains("closed");
     }
 

@@ -2,16 +2,11 @@ package io.zmtp.socket;
 
 import io.zmtp.codec.ZmtpMessage;
 import io.zmtp.codec.ZmtpSocketType;
-import io.zmtp.testkit.TestTimeouts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -105,20 +100,10 @@ class IoTransportChoiceIT {
      */
     @Test
     void shouldFallBackToNioOnAutoAndRefuseANamedTransportThatIsMissing() throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-Dio.netty.transport.noNative=true", "-cp",
-                System.getProperty("java.class.path"), NoNativeMain.class.getName())
-                .redirectErrorStream(true).start();
-        List<String> out;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            out = r.lines().collect(Collectors.toList());
-        }
-        boolean exited = p.waitFor(TestTimeouts.scaledSeconds(30), TimeUnit.SECONDS);
-        if (!exited) {
-            p.destroyForcibly();
-        }
-        assertThat(exited).as("the child JVM exited").isTrue();
-        assertThat(p.exitValue()).as("output: %s", out).isZero();
+        ChildJvm.Result child = ChildJvm.run(List.of("-Dio.netty.transport.noNative=true"), NoNativeMain.class);
+        List<String> out = child.output();
+        assertThat(child.exited()).as("the child JVM exited").isTrue();
+        assertThat(child.exitValue()).as("output: %s", out).isZero();
         assertThat(out).as("output").contains("auto runs nio");
         assertThat(out).as("output").anySatisfy(line -> assertThat(line)
                 .startsWith("io_uring refused: I/O transport io_uring was asked for but is not available here")
@@ -128,20 +113,10 @@ class IoTransportChoiceIT {
 
     /** The io.netty.channel.epoll and .uring classes a child JVM loads to run one exchange on {@code name}. */
     private static List<String> nettyTransportClassesLoadedBy(String name) throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-Xlog:class+load=info:stdout", "-cp",
-                System.getProperty("java.class.path"), ExchangeMain.class.getName(), name)
-                .redirectErrorStream(true).start();
-        List<String> out;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            out = r.lines().collect(Collectors.toList());
-        }
-        boolean exited = p.waitFor(TestTimeouts.scaledSeconds(30), TimeUnit.SECONDS);
-        if (!exited) {
-            p.destroyForcibly();
-        }
-        assertThat(exited).as("the child JVM exited").isTrue();
-        assertThat(p.exitValue()).as("the child's exit status; its output ends: %s",
+        ChildJvm.Result child = ChildJvm.run(List.of("-Xlog:class+load=info:stdout"), ExchangeMain.class, name);
+        List<String> out = child.output();
+        assertThat(child.exited()).as("the child JVM exited").isTrue();
+        assertThat(child.exitValue()).as("the child's exit status; its output ends: %s",
                 out.subList(Math.max(0, out.size() - 20), out.size())).isZero();
         // "[0.123s][info][class,load] io.netty.channel.epoll.Epoll source: jar:file:..."
         return out.stream()
